@@ -1,0 +1,102 @@
+// cuckoo/filter.h: cuckoo::CuckooFilter, the paper's cuckoo filter with run-time configuration.
+//
+// Keys are bytes (std::string_view, or pointer + length) or 64-bit integers (hashed as their 8
+// little-endian bytes, so insert(uint64_t{7}) and insert of the bytes 07 00 00 00 00 00 00 00 agree).
+// How a key becomes a bucket index and a fingerprint is frozen and specified in docs/hashing.md.
+//
+// Thread safety: const member functions (contains, count, contains_many, serialize, ...) may run from
+// many threads at once; anything that modifies needs exclusive access, as with the standard containers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "cuckoo/options.h"
+
+namespace cuckoo {
+
+namespace internal {
+class FilterCore;
+}
+
+class CuckooFilter {
+ public:
+  // Throws std::invalid_argument naming the option when the options are impossible.
+  explicit CuckooFilter(const Options& options);
+  explicit CuckooFilter(const Config& config);
+  CuckooFilter(const CuckooFilter& other);
+  CuckooFilter& operator=(const CuckooFilter& other);
+  CuckooFilter(CuckooFilter&& other) noexcept;
+  CuckooFilter& operator=(CuckooFilter&& other) noexcept;
+  ~CuckooFilter();
+
+  // Adds one copy of key. Returns true if the key is now stored; false if the filter is full, in which
+  // case nothing changed. When a relocation walk runs out of kicks, the last displaced fingerprint is
+  // parked in the victim slot: the insert still succeeds and loses nothing, and the filter reports full
+  // (is_full(), further inserts return false) until an erase makes room.
+  bool insert(std::string_view key);
+  bool insert(uint64_t key);
+  bool insert(const void* data, size_t size);
+
+  // True if key may be in the set; never false for a key inserted and not erased.
+  bool contains(std::string_view key) const;
+  bool contains(uint64_t key) const;
+  bool contains(const void* data, size_t size) const;
+
+  // Removes one copy of key's fingerprint. Returns false if none was found. Only erase keys you
+  // inserted: erasing a never-inserted key may remove another key's colliding fingerprint.
+  bool erase(std::string_view key);
+  bool erase(uint64_t key);
+  bool erase(const void* data, size_t size);
+
+  // Number of stored fingerprints matching key (>= the number of copies inserted and not erased).
+  size_t count(std::string_view key) const;
+  size_t count(uint64_t key) const;
+  size_t count(const void* data, size_t size) const;
+
+  // Batch operations: hash a window of keys and prefetch both buckets of each well before probing
+  // them, which hides DRAM latency on tables larger than the cache.
+  // insert_many stops at the first key that does not fit and returns how many keys were inserted.
+  size_t insert_many(const uint64_t* keys, size_t n);
+  size_t insert_many(const std::string_view* keys, size_t n);
+  // out[i] = 1 if keys[i] may be in the set, else 0.
+  void contains_many(const uint64_t* keys, size_t n, uint8_t* out) const;
+  void contains_many(const std::string_view* keys, size_t n, uint8_t* out) const;
+
+  // Removes everything; keeps the configuration and the memory.
+  void clear();
+
+  uint64_t size() const;              // items stored (including a parked victim)
+  uint64_t bucket_count() const;
+  uint64_t slot_count() const;        // bucket_count * bucket_size
+  bool is_full() const;               // the victim slot is occupied: inserts fail until an erase
+  double load_factor() const;         // size / slot_count
+  double bits_per_item() const;       // table bits / size (infinity when empty)
+  size_t memory_bytes() const;        // bytes this filter allocated (table + fixed overhead)
+  const Config& config() const;
+
+  // The 64-bit key hash that everything else derives from (docs/hashing.md).
+  uint64_t hash(std::string_view key) const;
+  uint64_t hash(uint64_t key) const;
+
+  // Binary format (docs/format.md): header, packed table, checksum. Identical from native and WASM.
+  std::vector<uint8_t> serialize() const;
+  size_t serialized_size() const;
+  // Writes serialized_size() bytes to out.
+  void serialize_to(uint8_t* out) const;
+  // Validates everything before trusting anything; throws cuckoo::FormatError (cuckoo/format.h).
+  static CuckooFilter deserialize(const void* data, size_t size);
+
+  // Access to the implementation for the format and the WASM binding; not part of the stable API.
+  internal::FilterCore& core() { return *core_; }
+  const internal::FilterCore& core() const { return *core_; }
+  explicit CuckooFilter(std::unique_ptr<internal::FilterCore> core);
+
+ private:
+  std::unique_ptr<internal::FilterCore> core_;
+};
+
+}  // namespace cuckoo

@@ -1,0 +1,83 @@
+// cuckoo/options.h: what a user asks for (Options) and what the filter becomes (Config).
+//
+// Options speak in intent (capacity, false-positive rate); Config is the resolved, exact shape of the
+// table (bucket size, fingerprint bits, bucket count). resolve() turns one into the other and is the only
+// place sizing decisions are made, so the native build, the WASM build and the benchmark all size alike.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace cuckoo {
+
+// Limits. Every Config satisfies them (see is_valid_config()).
+inline constexpr unsigned kMinFingerprintBits = 4;
+inline constexpr unsigned kMaxFingerprintBits = 32;
+// The bucket index is a 32-bit fast-range reduction (see core/src/hash.h), so at most 2^32 buckets.
+inline constexpr uint64_t kMaxBucketCount = uint64_t{1} << 32;
+inline constexpr unsigned kDefaultMaxKicks = 500;
+inline constexpr double kDefaultFpr = 0.01;
+
+struct Options {
+  // Number of items the filter must accept. Required unless bucket_count is set.
+  uint64_t capacity = 0;
+  // Target false-positive rate in (0, 1). Set either fpr or fingerprint_bits; with neither, fpr = 0.01.
+  double fpr = 0.0;
+  // Fingerprint length in bits, 4..32. With semi_sort, each entry stores fingerprint_bits - 1 bits.
+  unsigned fingerprint_bits = 0;
+  // Entries per bucket: 2, 4 or 8.
+  unsigned bucket_size = 4;
+  // Relocations tried before an insert gives up and parks the last victim (paper: 500).
+  unsigned max_kicks = kDefaultMaxKicks;
+  // Seeds the key hash and the relocation random walk. Same keys + options + seed = same bytes.
+  uint64_t seed = 0;
+  // Semi-sorted buckets (paper section 5.2): one bit less per entry, bucket_size 4 only.
+  bool semi_sort = false;
+  // Fraction of slots expected to be used at `capacity` items; 0 picks a safe default per bucket size
+  // (see default_target_load()). Lower values trade memory for faster inserts near capacity.
+  double target_load = 0.0;
+  // Advanced: the exact number of buckets (rounded up to even). Overrides capacity-based sizing.
+  uint64_t bucket_count = 0;
+  // Ask the kernel to back large tables with transparent huge pages (native Linux only; a hint).
+  bool huge_pages = true;
+};
+
+// The exact shape of a filter. Two filters with equal Configs hash and place keys identically.
+struct Config {
+  unsigned bucket_size = 4;
+  unsigned fingerprint_bits = 12;
+  bool semi_sort = false;
+  unsigned max_kicks = kDefaultMaxKicks;
+  uint64_t seed = 0;
+  uint64_t bucket_count = 2;
+  bool huge_pages = true;
+
+  uint64_t slot_count() const { return bucket_count * bucket_size; }
+  // Bits stored per entry: fingerprint_bits, or one less when semi-sorted.
+  unsigned bits_per_entry() const { return semi_sort ? fingerprint_bits - 1 : fingerprint_bits; }
+  // Bits per bucket in the table (and in the serialized format).
+  uint64_t bits_per_bucket() const { return uint64_t{bits_per_entry()} * bucket_size; }
+  // Bytes of the packed table: ceil(bucket_count * bits_per_bucket / 8).
+  uint64_t table_bytes() const { return (bucket_count * bits_per_bucket() + 7) / 8; }
+};
+
+// Checks a Config against the limits above; on failure returns false and, if `why` is given, names the
+// offending field. Used by resolve() and by the deserializer before it trusts a header.
+bool is_valid_config(const Config& config, std::string* why = nullptr);
+
+// Default target load for a bucket size: a little under the paper's achieved loads (b=2: 84%, b=4: 95%,
+// b=8: 98%) so that `capacity` distinct items always fit.
+double default_target_load(unsigned bucket_size);
+
+// Smallest fingerprint that keeps the false-positive bound 2b / (2^f - 1) at or below fpr (4..32).
+// Throws std::invalid_argument if fpr is outside (0, 1) or needs more than 32 bits.
+unsigned fingerprint_bits_for(double fpr, unsigned bucket_size);
+
+// Options -> Config. Throws std::invalid_argument naming the option on impossible input
+// (bucket_size 3, fingerprint_bits 0 or 40, capacity 0, fpr outside (0,1), sizes that overflow, ...).
+Config resolve(const Options& options);
+
+// Upper bound of the false-positive rate of a full filter with this Config: 1 - (1 - 1/(2^f-1))^(2b).
+double false_positive_bound(const Config& config);
+
+}  // namespace cuckoo

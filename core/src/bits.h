@@ -1,0 +1,47 @@
+// core/src/bits.h: little-endian bit-stream access shared by the packed tables.
+//
+// A table is one little-endian bit stream: field k of width w occupies bits [k*w, (k+1)*w), bit j of the
+// stream being bit (j % 8) of byte j / 8. Fields are read with one unaligned 64-bit load, so a read of up to
+// 57 bits at any bit offset touches only bytes [offset/8, offset/8 + 8): tables keep 8 zero bytes of
+// padding after the stream (kTablePadding) that are never serialized.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "cuckoo assumes a little-endian host (x86-64, AArch64, WebAssembly)"
+#endif
+
+namespace cuckoo::internal {
+
+inline constexpr size_t kTablePadding = 8;
+
+inline uint64_t load_u64(const uint8_t* p) {
+  uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+inline void store_u64(uint8_t* p, uint64_t v) { std::memcpy(p, &v, sizeof v); }
+
+constexpr uint64_t low_mask(unsigned width) { return width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1; }
+
+// Reads `width` (<= 57) bits starting at bit `pos`.
+inline uint64_t read_bits(const uint8_t* base, uint64_t pos, unsigned width) {
+  return (load_u64(base + (pos >> 3)) >> (pos & 7)) & low_mask(width);
+}
+
+// Writes the low `width` (<= 57) bits of value at bit `pos`, leaving neighbouring bits alone.
+inline void write_bits(uint8_t* base, uint64_t pos, unsigned width, uint64_t value) {
+  uint8_t* p = base + (pos >> 3);
+  const unsigned shift = pos & 7;
+  const uint64_t mask = low_mask(width) << shift;
+  store_u64(p, (load_u64(p) & ~mask) | ((value << shift) & mask));
+}
+
+inline unsigned count_trailing_zeros(uint64_t x) { return static_cast<unsigned>(__builtin_ctzll(x)); }
+
+inline void prefetch(const void* p) { __builtin_prefetch(p, 0, 3); }
+
+}  // namespace cuckoo::internal

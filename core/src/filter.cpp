@@ -1,0 +1,114 @@
+// core/src/filter.cpp: CuckooFilter, the public face: hashes keys and forwards to the FilterCore.
+#include "cuckoo/filter.h"
+
+#include <limits>
+
+#include "filter_core.h"
+#include "hash.h"
+
+namespace cuckoo {
+
+using internal::hash_bytes;
+using internal::hash_u64;
+
+namespace {
+// Batch calls hash this many keys into a stack buffer, then hand them to the core, which prefetches.
+constexpr size_t kHashBlock = 256;
+}  // namespace
+
+CuckooFilter::CuckooFilter(const Options& options) : core_(internal::make_core(resolve(options))) {}
+CuckooFilter::CuckooFilter(const Config& config) : core_(internal::make_core(config)) {}
+CuckooFilter::CuckooFilter(std::unique_ptr<internal::FilterCore> core) : core_(std::move(core)) {}
+CuckooFilter::CuckooFilter(const CuckooFilter& other) : core_(other.core_->clone()) {}
+CuckooFilter& CuckooFilter::operator=(const CuckooFilter& other) {
+  if (this != &other) core_ = other.core_->clone();
+  return *this;
+}
+CuckooFilter::CuckooFilter(CuckooFilter&& other) noexcept = default;
+CuckooFilter& CuckooFilter::operator=(CuckooFilter&& other) noexcept = default;
+CuckooFilter::~CuckooFilter() = default;
+
+uint64_t CuckooFilter::hash(std::string_view key) const {
+  return hash_bytes(key.data(), key.size(), core_->config().seed);
+}
+uint64_t CuckooFilter::hash(uint64_t key) const { return hash_u64(key, core_->config().seed); }
+
+bool CuckooFilter::insert(std::string_view key) { return core_->insert(hash(key)); }
+bool CuckooFilter::insert(uint64_t key) { return core_->insert(hash(key)); }
+bool CuckooFilter::insert(const void* data, size_t size) {
+  return core_->insert(hash_bytes(data, size, core_->config().seed));
+}
+
+bool CuckooFilter::contains(std::string_view key) const { return core_->contains(hash(key)); }
+bool CuckooFilter::contains(uint64_t key) const { return core_->contains(hash(key)); }
+bool CuckooFilter::contains(const void* data, size_t size) const {
+  return core_->contains(hash_bytes(data, size, core_->config().seed));
+}
+
+bool CuckooFilter::erase(std::string_view key) { return core_->erase(hash(key)); }
+bool CuckooFilter::erase(uint64_t key) { return core_->erase(hash(key)); }
+bool CuckooFilter::erase(const void* data, size_t size) {
+  return core_->erase(hash_bytes(data, size, core_->config().seed));
+}
+
+size_t CuckooFilter::count(std::string_view key) const { return core_->count(hash(key)); }
+size_t CuckooFilter::count(uint64_t key) const { return core_->count(hash(key)); }
+size_t CuckooFilter::count(const void* data, size_t size) const {
+  return core_->count(hash_bytes(data, size, core_->config().seed));
+}
+
+namespace {
+template <typename Key, typename Hash>
+size_t insert_blocks(internal::FilterCore& core, const Key* keys, size_t n, Hash hash) {
+  uint64_t hashes[kHashBlock];
+  size_t done = 0;
+  while (done < n) {
+    const size_t m = n - done < kHashBlock ? n - done : kHashBlock;
+    for (size_t i = 0; i < m; ++i) hashes[i] = hash(keys[done + i]);
+    const size_t inserted = core.insert_many(hashes, m);
+    done += inserted;
+    if (inserted < m) break;
+  }
+  return done;
+}
+
+template <typename Key, typename Hash>
+void contains_blocks(const internal::FilterCore& core, const Key* keys, size_t n, uint8_t* out, Hash hash) {
+  uint64_t hashes[kHashBlock];
+  for (size_t done = 0; done < n; done += kHashBlock) {
+    const size_t m = n - done < kHashBlock ? n - done : kHashBlock;
+    for (size_t i = 0; i < m; ++i) hashes[i] = hash(keys[done + i]);
+    core.contains_many(hashes, m, out + done);
+  }
+}
+}  // namespace
+
+size_t CuckooFilter::insert_many(const uint64_t* keys, size_t n) {
+  return insert_blocks(*core_, keys, n, [this](uint64_t k) { return hash(k); });
+}
+size_t CuckooFilter::insert_many(const std::string_view* keys, size_t n) {
+  return insert_blocks(*core_, keys, n, [this](std::string_view k) { return hash(k); });
+}
+void CuckooFilter::contains_many(const uint64_t* keys, size_t n, uint8_t* out) const {
+  contains_blocks(*core_, keys, n, out, [this](uint64_t k) { return hash(k); });
+}
+void CuckooFilter::contains_many(const std::string_view* keys, size_t n, uint8_t* out) const {
+  contains_blocks(*core_, keys, n, out, [this](std::string_view k) { return hash(k); });
+}
+
+void CuckooFilter::clear() { core_->clear(); }
+uint64_t CuckooFilter::size() const { return core_->size(); }
+uint64_t CuckooFilter::bucket_count() const { return core_->config().bucket_count; }
+uint64_t CuckooFilter::slot_count() const { return core_->config().slot_count(); }
+bool CuckooFilter::is_full() const { return core_->victim().used; }
+double CuckooFilter::load_factor() const {
+  return static_cast<double>(size()) / static_cast<double>(slot_count());
+}
+double CuckooFilter::bits_per_item() const {
+  if (size() == 0) return std::numeric_limits<double>::infinity();
+  return static_cast<double>(core_->config().table_bytes()) * 8.0 / static_cast<double>(size());
+}
+size_t CuckooFilter::memory_bytes() const { return core_->allocated_bytes() + sizeof(*this); }
+const Config& CuckooFilter::config() const { return core_->config(); }
+
+}  // namespace cuckoo

@@ -1,0 +1,73 @@
+// core/src/hash.h: THE key -> (bucket index, fingerprint) spec. Frozen: the serialized format, the WASM
+// build and every stored filter depend on it. docs/hashing.md restates it with test vectors.
+//
+//   h        = XXH3_64bits_withSeed(key bytes, seed)           (a uint64_t key: its 8 little-endian bytes)
+//   index    = (uint64(h mod 2^32) * bucket_count) >> 32         ("fast range": uniform in [0, bucket_count))
+//   fp       = 1 + (((h >> 32) * (2^f - 1)) >> 32)               (uniform in [1, 2^f - 1]; 0 marks empty)
+//   alt(i,fp)= (t - i) mod bucket_count, where
+//              t = ((uint64(mix(fp)) * bucket_count) >> 32) | 1,  mix(fp) = (fp * 0x9E3779B97F4A7C15) >> 32
+//
+// Why this shape:
+// - Index and fingerprint come from disjoint halves of h, so they are independent.
+// - The table size is not a power of two (the paper's XOR needs one and wastes up to 2x memory). Instead
+//   alt() is a reflection: alt(alt(i, fp), fp) = t - (t - i) = i, so it is its own inverse and needs only
+//   the bucket index and the fingerprint, as partial-key cuckoo hashing requires.
+// - bucket_count is even and t is odd, so t - i = i (mod bucket_count) has no solution: alt never maps a
+//   bucket to itself, and every item has two distinct buckets.
+// - alt depends on a hash of fp, not fp itself: with raw fp, kicked items could only move within 2^f
+//   buckets of each other (paper section 3.1).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#ifndef XXH_INLINE_ALL
+#define XXH_INLINE_ALL
+#endif
+#include "xxhash.h"
+
+namespace cuckoo::internal {
+
+inline uint64_t hash_bytes(const void* data, size_t size, uint64_t seed) {
+  return XXH3_64bits_withSeed(data, size, seed);
+}
+
+inline uint64_t hash_u64(uint64_t key, uint64_t seed) {
+  unsigned char bytes[8];
+  for (int i = 0; i < 8; ++i) bytes[i] = static_cast<unsigned char>(key >> (8 * i));  // little-endian
+  return XXH3_64bits_withSeed(bytes, sizeof bytes, seed);
+}
+
+// Named invariant: bucket counts the index map supports (even, so alt() has no fixed point).
+constexpr bool is_valid_bucket_count(uint64_t n) {
+  return n >= 2 && n % 2 == 0 && n <= (uint64_t{1} << 32);
+}
+
+// Maps key hashes to buckets and fingerprints for one table shape. Cheap to copy.
+class BucketHasher {
+ public:
+  BucketHasher() = default;
+  BucketHasher(uint64_t bucket_count, unsigned fingerprint_bits)
+      : bucket_count_(bucket_count), fp_range_((uint64_t{1} << fingerprint_bits) - 1) {}
+
+  uint64_t index(uint64_t h) const { return ((h & 0xFFFFFFFFu) * bucket_count_) >> 32; }
+
+  uint32_t fingerprint(uint64_t h) const {
+    return static_cast<uint32_t>(1 + (((h >> 32) * fp_range_) >> 32));
+  }
+
+  uint64_t alt_index(uint64_t index, uint32_t fp) const {
+    const uint64_t mixed = (uint64_t{fp} * 0x9E3779B97F4A7C15ull) >> 32;
+    const uint64_t t = ((mixed * bucket_count_) >> 32) | 1;
+    return t >= index ? t - index : t - index + bucket_count_;
+  }
+
+  uint64_t bucket_count() const { return bucket_count_; }
+
+ private:
+  uint64_t bucket_count_ = 2;
+  uint64_t fp_range_ = 15;
+};
+
+}  // namespace cuckoo::internal

@@ -1,0 +1,100 @@
+// core/src/options.cpp: sizing. Options (intent) -> Config (exact table shape), and Config validation.
+#include "cuckoo/options.h"
+
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <stdexcept>
+
+#include "bits.h"
+#include "hash.h"
+
+namespace cuckoo {
+
+namespace {
+constexpr unsigned kMaxMaxKicks = 1u << 20;  // beyond this a full filter's insert would take seconds
+[[noreturn]] void fail(const std::string& message) { throw std::invalid_argument("cuckoo: " + message); }
+}  // namespace
+
+bool is_valid_config(const Config& c, std::string* why) {
+  auto reject = [why](const std::string& message) {
+    if (why) *why = message;
+    return false;
+  };
+  if (c.bucket_size != 2 && c.bucket_size != 4 && c.bucket_size != 8)
+    return reject("bucket_size must be 2, 4 or 8 (got " + std::to_string(c.bucket_size) + ")");
+  if (c.fingerprint_bits < kMinFingerprintBits || c.fingerprint_bits > kMaxFingerprintBits)
+    return reject("fingerprint_bits must be in 4..32 (got " + std::to_string(c.fingerprint_bits) + ")");
+  if (c.semi_sort && c.bucket_size != 4)
+    return reject("semi_sort requires bucket_size 4 (got " + std::to_string(c.bucket_size) + ")");
+  if (c.max_kicks > kMaxMaxKicks)
+    return reject("max_kicks must be at most " + std::to_string(kMaxMaxKicks) + " (got " +
+                  std::to_string(c.max_kicks) + ")");
+  if (!internal::is_valid_bucket_count(c.bucket_count))
+    return reject("bucket_count must be even and in 2..2^32 (got " + std::to_string(c.bucket_count) + ")");
+  if (c.table_bytes() > std::numeric_limits<size_t>::max() - internal::kTablePadding - 4096)
+    return reject("capacity: a table of " + std::to_string(c.table_bytes()) +
+                  " bytes exceeds this platform's address space");
+  return true;
+}
+
+double default_target_load(unsigned bucket_size) {
+  switch (bucket_size) {
+    case 2: return 0.82;
+    case 8: return 0.97;
+    default: return 0.94;
+  }
+}
+
+unsigned fingerprint_bits_for(double fpr, unsigned bucket_size) {
+  if (!(fpr > 0.0 && fpr < 1.0)) fail("fpr must be in (0, 1) (got " + std::to_string(fpr) + ")");
+  for (unsigned f = kMinFingerprintBits; f <= kMaxFingerprintBits; ++f) {
+    if (2.0 * bucket_size / (std::ldexp(1.0, static_cast<int>(f)) - 1.0) <= fpr) return f;
+  }
+  fail("fpr " + std::to_string(fpr) + " needs more than 32 fingerprint bits");
+}
+
+Config resolve(const Options& o) {
+  Config c;
+  c.bucket_size = o.bucket_size;
+  c.semi_sort = o.semi_sort;
+  c.max_kicks = o.max_kicks;
+  c.seed = o.seed;
+  c.huge_pages = o.huge_pages;
+
+  if (o.bucket_size != 2 && o.bucket_size != 4 && o.bucket_size != 8)
+    fail("bucket_size must be 2, 4 or 8 (got " + std::to_string(o.bucket_size) + ")");
+  if (o.fpr != 0.0 && o.fingerprint_bits != 0) fail("set either fpr or fingerprint_bits, not both");
+  if (o.fingerprint_bits != 0) {
+    c.fingerprint_bits = o.fingerprint_bits;
+  } else {
+    c.fingerprint_bits = fingerprint_bits_for(o.fpr == 0.0 ? kDefaultFpr : o.fpr, o.bucket_size);
+  }
+
+  if (o.bucket_count != 0) {
+    if (o.bucket_count > kMaxBucketCount) fail("bucket_count must be at most 2^32");
+    c.bucket_count = o.bucket_count < 2 ? 2 : o.bucket_count + (o.bucket_count & 1);
+  } else {
+    if (o.capacity == 0) fail("capacity must be at least 1");
+    const double load = o.target_load == 0.0 ? default_target_load(o.bucket_size) : o.target_load;
+    if (!(load > 0.0 && load <= 1.0)) fail("target_load must be in (0, 1] (got " + std::to_string(load) + ")");
+    const double buckets = std::ceil(static_cast<double>(o.capacity) / (o.bucket_size * load));
+    if (buckets > static_cast<double>(kMaxBucketCount))
+      fail("capacity " + std::to_string(o.capacity) + " needs more than 2^32 buckets");
+    uint64_t n = static_cast<uint64_t>(buckets);
+    n = n < 2 ? 2 : n + (n & 1);
+    if (n > kMaxBucketCount) fail("capacity " + std::to_string(o.capacity) + " needs more than 2^32 buckets");
+    c.bucket_count = n;
+  }
+
+  std::string why;
+  if (!is_valid_config(c, &why)) fail(why);
+  return c;
+}
+
+double false_positive_bound(const Config& c) {
+  const double per_entry = 1.0 / (std::ldexp(1.0, static_cast<int>(c.fingerprint_bits)) - 1.0);
+  return 1.0 - std::pow(1.0 - per_entry, 2.0 * c.bucket_size);
+}
+
+}  // namespace cuckoo

@@ -1,0 +1,174 @@
+// core/src/packed_table.h: the plain bucket table, fingerprints bit-packed with no padding.
+//
+// Layout: entry j of bucket i is field (i * b + j) of width f in the table's bit stream (bits.h). An entry
+// of 0 is empty. A table of n buckets takes ceil(n * b * f / 8) bytes, so 12-bit fingerprints cost 12 bits.
+//
+// Bucket probe (SWAR): a bucket is read in "groups" of entries that fit one unaligned 64-bit load (for
+// b=4, f=12 the whole 48-bit bucket is one group). XOR with the fingerprint broadcast to every field turns
+// matches into zero fields, and the classic zero-field test ((x - lo) & ~x & hi) finds them without a loop
+// over entries. Its lowest set bit is always exact, which also gives the first empty entry for inserts.
+// This is plain 64-bit arithmetic, so the WASM build uses the same code path.
+//
+// kFixedBits != 0 bakes the fingerprint width into the code (the common widths 4, 8, 12, 16, 32);
+// kFixedBits == 0 reads it at run time and serves every other width.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "aligned_buffer.h"
+#include "bits.h"
+#include "cuckoo/options.h"
+
+namespace cuckoo::internal {
+
+template <unsigned kBucketSize, unsigned kFixedBits>
+class PackedTable {
+  static_assert(kBucketSize == 2 || kBucketSize == 4 || kBucketSize == 8, "bucket size 2, 4 or 8");
+  static_assert(kFixedBits == 0 || (kFixedBits >= 4 && kFixedBits <= 32), "fingerprint bits 4..32");
+
+ public:
+  static constexpr unsigned kSlots = kBucketSize;
+
+  explicit PackedTable(const Config& config)
+      : bits_(kFixedBits ? kFixedBits : config.fingerprint_bits),
+        bucket_count_(config.bucket_count),
+        table_bytes_(config.table_bytes()),
+        buffer_(table_bytes_ + kTablePadding, config.huge_pages) {
+    const unsigned per_load = bits_ % 8 == 0 ? 64 / bits_ : 57 / bits_;
+    group_ = std::min(per_load, kBucketSize);
+    full_ = GroupMasks::make(group_, bits_);
+    tail_ = GroupMasks::make(kBucketSize % group_, bits_);
+  }
+
+  PackedTable(const PackedTable& other) : PackedTable(other.config_like()) {
+    std::memcpy(buffer_.data(), other.buffer_.data(), table_bytes_);
+  }
+
+  unsigned bits() const { return kFixedBits ? kFixedBits : bits_; }
+
+  uint32_t get(uint64_t bucket, unsigned slot) const {
+    return static_cast<uint32_t>(read_bits(buffer_.data(), entry_pos(bucket, slot), bits()));
+  }
+  void set(uint64_t bucket, unsigned slot, uint32_t fp) {
+    write_bits(buffer_.data(), entry_pos(bucket, slot), bits(), fp);
+  }
+
+  bool contains(uint64_t bucket, uint32_t fp) const { return first_match(bucket, fp) >= 0; }
+
+  // Puts fp in the first empty entry of bucket; false if the bucket is full.
+  bool insert_empty(uint64_t bucket, uint32_t fp) {
+    const int slot = first_match(bucket, 0);
+    if (slot < 0) return false;
+    set(bucket, static_cast<unsigned>(slot), fp);
+    return true;
+  }
+
+  // Clears one entry equal to fp; false if there is none.
+  bool remove(uint64_t bucket, uint32_t fp) {
+    const int slot = first_match(bucket, fp);
+    if (slot < 0) return false;
+    set(bucket, static_cast<unsigned>(slot), 0);
+    return true;
+  }
+
+  unsigned count(uint64_t bucket, uint32_t fp) const {
+    unsigned n = 0;
+    for (unsigned s = 0; s < kBucketSize; ++s) n += get(bucket, s) == fp;
+    return n;
+  }
+
+  // Replaces entry `slot` with fp and returns what was there (a cuckoo kick).
+  uint32_t swap(uint64_t bucket, unsigned slot, uint32_t fp) {
+    const uint32_t old = get(bucket, slot);
+    set(bucket, slot, fp);
+    return old;
+  }
+
+  void prefetch_bucket(uint64_t bucket) const {
+    const uint64_t first_bit = bucket * kBucketSize * bits();
+    prefetch(buffer_.data() + (first_bit >> 3));
+    prefetch(buffer_.data() + ((first_bit + kBucketSize * bits() - 1) >> 3));
+  }
+
+  uint64_t count_entries() const {
+    uint64_t n = 0;
+    for (uint64_t i = 0; i < bucket_count_; ++i)
+      for (unsigned s = 0; s < kBucketSize; ++s) n += get(i, s) != 0;
+    return n;
+  }
+
+  // Every bit pattern is a valid plain table; only the unused bits of the last byte must be zero.
+  bool validate(std::string* why) const {
+    const uint64_t used_bits = bucket_count_ * kBucketSize * bits();
+    const unsigned spare = static_cast<unsigned>(table_bytes_ * 8 - used_bits);
+    if (spare != 0 && (buffer_.data()[table_bytes_ - 1] >> (8 - spare)) != 0) {
+      if (why) *why = "nonzero padding bits after the last bucket";
+      return false;
+    }
+    return true;
+  }
+
+  void clear() { std::memset(buffer_.data(), 0, table_bytes_); }
+  uint8_t* data() { return buffer_.data(); }
+  const uint8_t* data() const { return buffer_.data(); }
+  size_t table_bytes() const { return table_bytes_; }
+  size_t allocated_bytes() const { return buffer_.reserved(); }
+
+ private:
+  // Per-group SWAR constants: lo has bit 0 of each field set, hi the top bit, mask covers the fields.
+  struct GroupMasks {
+    uint64_t lo = 0, hi = 0, mask = 0;
+    static GroupMasks make(unsigned fields, unsigned bits) {
+      GroupMasks m;
+      for (unsigned k = 0; k < fields; ++k) m.lo |= uint64_t{1} << (k * bits);
+      m.hi = m.lo << (bits - 1);
+      m.mask = low_mask(fields * bits);
+      return m;
+    }
+  };
+
+  Config config_like() const {
+    Config c;
+    c.bucket_size = kBucketSize;
+    c.fingerprint_bits = bits_;
+    c.bucket_count = bucket_count_;
+    c.huge_pages = buffer_.is_mapped();
+    return c;
+  }
+
+  uint64_t entry_pos(uint64_t bucket, unsigned slot) const {
+    return (bucket * kBucketSize + slot) * uint64_t{bits()};
+  }
+
+  // Index of the first entry of `bucket` equal to fp (fp = 0: the first empty entry), or -1.
+  int first_match(uint64_t bucket, uint32_t fp) const {
+    const unsigned f = bits();
+    const unsigned group = kFixedBits ? fixed_group() : group_;
+    const uint64_t base = bucket * kBucketSize * uint64_t{f};
+    for (unsigned s = 0; s < kBucketSize; s += group) {
+      const GroupMasks& m = (kBucketSize - s >= group) ? full_ : tail_;
+      const uint64_t pos = base + uint64_t{s} * f;
+      const uint64_t word = (load_u64(buffer_.data() + (pos >> 3)) >> (pos & 7)) & m.mask;
+      const uint64_t x = word ^ (uint64_t{fp} * m.lo);
+      const uint64_t zero_fields = (x - m.lo) & ~x & m.hi;
+      if (zero_fields != 0) return static_cast<int>(s + count_trailing_zeros(zero_fields) / f);
+    }
+    return -1;
+  }
+
+  static constexpr unsigned fixed_group() {
+    const unsigned per_load = kFixedBits % 8 == 0 ? 64 / kFixedBits : 57 / (kFixedBits ? kFixedBits : 1);
+    return per_load < kBucketSize ? per_load : kBucketSize;
+  }
+
+  unsigned bits_;
+  uint64_t bucket_count_;
+  size_t table_bytes_;
+  AlignedBuffer buffer_;
+  unsigned group_ = 1;
+  GroupMasks full_, tail_;
+};
+
+}  // namespace cuckoo::internal

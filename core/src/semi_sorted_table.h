@@ -1,0 +1,204 @@
+// core/src/semi_sorted_table.h: the semi-sorted bucket table of the paper's section 5.2 (b = 4 only).
+//
+// The order of the four fingerprints in a bucket carries no information, so sort them and store the
+// multiset of their 4 high bits ("nibbles") as one code: there are C(16 + 4 - 1, 4) = 3876 sorted nibble
+// 4-tuples, which fit in 12 bits instead of 16. The remaining f - 4 low bits of each fingerprint follow.
+// Bucket layout in the bit stream (bits.h), 4f - 4 bits = (f - 1) bits per entry:
+//
+//   [ code: 12 bits ][ low(e0): f-4 bits ][ low(e1) ][ low(e2) ][ low(e3) ]
+//
+// Codes number the sorted tuples (n0 <= n1 <= n2 <= n3) in lexicographic order, so code 0 is (0,0,0,0):
+// an all-zero table is an empty table, as for the plain table. Entries are stored sorted by full
+// fingerprint; empty entries are fingerprint 0 and sort first. Codes >= 3876 are invalid (validate()).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "aligned_buffer.h"
+#include "bits.h"
+#include "cuckoo/options.h"
+
+namespace cuckoo::internal {
+
+inline constexpr unsigned kSemiSortCodes = 3876;
+inline constexpr unsigned kSemiSortCodeBits = 12;
+
+// The code <-> nibble-tuple tables, built once. Tuples are packed n0 | n1 << 4 | n2 << 8 | n3 << 12.
+struct SemiSortCodec {
+  uint16_t decode[kSemiSortCodes];
+  uint16_t encode[1 << 16];  // only sorted tuples are meaningful
+  static const SemiSortCodec& get();
+};
+
+template <unsigned kFixedBits>
+class SemiSortedTable {
+  static_assert(kFixedBits == 0 || (kFixedBits >= 4 && kFixedBits <= 32), "fingerprint bits 4..32");
+
+ public:
+  static constexpr unsigned kSlots = 4;
+
+  explicit SemiSortedTable(const Config& config)
+      : bits_(kFixedBits ? kFixedBits : config.fingerprint_bits),
+        bucket_count_(config.bucket_count),
+        table_bytes_(config.table_bytes()),
+        buffer_(table_bytes_ + kTablePadding, config.huge_pages),
+        codec_(&SemiSortCodec::get()) {}
+
+  SemiSortedTable(const SemiSortedTable& other) : SemiSortedTable(other.config_like()) {
+    std::memcpy(buffer_.data(), other.buffer_.data(), table_bytes_);
+  }
+
+  unsigned bits() const { return kFixedBits ? kFixedBits : bits_; }
+
+  bool contains(uint64_t bucket, uint32_t fp) const {
+    uint32_t e[4];
+    decode(bucket, e);
+    return (e[0] == fp) | (e[1] == fp) | (e[2] == fp) | (e[3] == fp);
+  }
+
+  bool insert_empty(uint64_t bucket, uint32_t fp) {
+    uint32_t e[4];
+    decode(bucket, e);
+    for (unsigned s = 0; s < 4; ++s) {
+      if (e[s] == 0) {
+        e[s] = fp;
+        encode(bucket, e);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  bool remove(uint64_t bucket, uint32_t fp) {
+    uint32_t e[4];
+    decode(bucket, e);
+    for (unsigned s = 0; s < 4; ++s) {
+      if (e[s] == fp) {
+        e[s] = 0;
+        encode(bucket, e);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  unsigned count(uint64_t bucket, uint32_t fp) const {
+    uint32_t e[4];
+    decode(bucket, e);
+    return (e[0] == fp) + (e[1] == fp) + (e[2] == fp) + (e[3] == fp);
+  }
+
+  uint32_t swap(uint64_t bucket, unsigned slot, uint32_t fp) {
+    uint32_t e[4];
+    decode(bucket, e);
+    const uint32_t old = e[slot];
+    e[slot] = fp;
+    encode(bucket, e);
+    return old;
+  }
+
+  void prefetch_bucket(uint64_t bucket) const {
+    const uint64_t first_bit = bucket * bucket_bits();
+    prefetch(buffer_.data() + (first_bit >> 3));
+    prefetch(buffer_.data() + ((first_bit + bucket_bits() - 1) >> 3));
+  }
+
+  uint64_t count_entries() const {
+    uint64_t n = 0;
+    uint32_t e[4];
+    for (uint64_t i = 0; i < bucket_count_; ++i) {
+      decode(i, e);
+      n += (e[0] != 0) + (e[1] != 0) + (e[2] != 0) + (e[3] != 0);
+    }
+    return n;
+  }
+
+  bool validate(std::string* why) const {
+    for (uint64_t i = 0; i < bucket_count_; ++i) {
+      if (read_bits(buffer_.data(), i * bucket_bits(), kSemiSortCodeBits) >= kSemiSortCodes) {
+        if (why) *why = "invalid semi-sort code in bucket " + std::to_string(i);
+        return false;
+      }
+    }
+    const uint64_t used_bits = bucket_count_ * bucket_bits();
+    const unsigned spare = static_cast<unsigned>(table_bytes_ * 8 - used_bits);
+    if (spare != 0 && (buffer_.data()[table_bytes_ - 1] >> (8 - spare)) != 0) {
+      if (why) *why = "nonzero padding bits after the last bucket";
+      return false;
+    }
+    return true;
+  }
+
+  void clear() { std::memset(buffer_.data(), 0, table_bytes_); }
+  uint8_t* data() { return buffer_.data(); }
+  const uint8_t* data() const { return buffer_.data(); }
+  size_t table_bytes() const { return table_bytes_; }
+  size_t allocated_bytes() const { return buffer_.reserved(); }
+
+ private:
+  unsigned low_bits() const { return bits() - 4; }
+  uint64_t bucket_bits() const { return 4 * uint64_t{bits()} - 4; }
+
+  Config config_like() const {
+    Config c;
+    c.bucket_size = 4;
+    c.semi_sort = true;
+    c.fingerprint_bits = bits_;
+    c.bucket_count = bucket_count_;
+    c.huge_pages = buffer_.is_mapped();
+    return c;
+  }
+
+  void decode(uint64_t bucket, uint32_t e[4]) const {
+    const uint8_t* base = buffer_.data();
+    const uint64_t pos = bucket * bucket_bits();
+    const unsigned lb = low_bits();
+    // A code that validate() would reject cannot be in a table we built or accepted; clamp anyway so a
+    // corrupted table can never index outside the decode table.
+    uint64_t code = read_bits(base, pos, kSemiSortCodeBits);
+    if (code >= kSemiSortCodes) code = 0;
+    const uint32_t nibbles = codec_->decode[code];
+    if (bucket_bits() <= 57) {  // f <= 15: the whole bucket in one load
+      const uint64_t lows = read_bits(base, pos + kSemiSortCodeBits, 4 * lb);
+      for (unsigned s = 0; s < 4; ++s)
+        e[s] = (((nibbles >> (4 * s)) & 0xF) << lb) | static_cast<uint32_t>((lows >> (s * lb)) & low_mask(lb));
+    } else {
+      for (unsigned s = 0; s < 4; ++s)
+        e[s] = (((nibbles >> (4 * s)) & 0xF) << lb) |
+               static_cast<uint32_t>(read_bits(base, pos + kSemiSortCodeBits + s * lb, lb));
+    }
+  }
+
+  void encode(uint64_t bucket, uint32_t e[4]) {
+    sort4(e);
+    const unsigned lb = low_bits();
+    uint32_t nibbles = 0;
+    for (unsigned s = 0; s < 4; ++s) nibbles |= (e[s] >> lb) << (4 * s);
+    uint8_t* base = buffer_.data();
+    const uint64_t pos = bucket * bucket_bits();
+    write_bits(base, pos, kSemiSortCodeBits, codec_->encode[nibbles]);
+    for (unsigned s = 0; s < 4; ++s) write_bits(base, pos + kSemiSortCodeBits + s * lb, lb, e[s] & low_mask(lb));
+  }
+
+  static void sort4(uint32_t e[4]) {
+    auto cas = [](uint32_t& a, uint32_t& b) {
+      const uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+      a = lo;
+      b = hi;
+    };
+    cas(e[0], e[1]);
+    cas(e[2], e[3]);
+    cas(e[0], e[2]);
+    cas(e[1], e[3]);
+    cas(e[1], e[2]);
+  }
+
+  unsigned bits_;
+  uint64_t bucket_count_;
+  size_t table_bytes_;
+  AlignedBuffer buffer_;
+  const SemiSortCodec* codec_;
+};
+
+}  // namespace cuckoo::internal
