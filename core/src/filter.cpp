@@ -11,11 +11,6 @@ namespace cuckoo {
 using internal::hash_bytes;
 using internal::hash_u64;
 
-namespace {
-// Batch calls hash this many keys into a stack buffer, then hand them to the core, which prefetches.
-constexpr size_t kHashBlock = 256;
-}  // namespace
-
 CuckooFilter::CuckooFilter(const Options& options) : core_(internal::make_core(resolve(options))) {}
 CuckooFilter::CuckooFilter(const Config& config) : core_(internal::make_core(config)) {}
 CuckooFilter::CuckooFilter(std::unique_ptr<internal::FilterCore> core) : core_(std::move(core)) {}
@@ -39,11 +34,9 @@ bool CuckooFilter::insert(const void* data, size_t size) {
   return core_->insert(hash_bytes(data, size, core_->config().seed));
 }
 
-bool CuckooFilter::contains(std::string_view key) const { return core_->contains(hash(key)); }
-bool CuckooFilter::contains(uint64_t key) const { return core_->contains(hash(key)); }
-bool CuckooFilter::contains(const void* data, size_t size) const {
-  return core_->contains(hash_bytes(data, size, core_->config().seed));
-}
+bool CuckooFilter::contains(std::string_view key) const { return core_->contains_bytes_key(key.data(), key.size()); }
+bool CuckooFilter::contains(uint64_t key) const { return core_->contains_u64_key(key); }
+bool CuckooFilter::contains(const void* data, size_t size) const { return core_->contains_bytes_key(data, size); }
 
 bool CuckooFilter::erase(std::string_view key) { return core_->erase(hash(key)); }
 bool CuckooFilter::erase(uint64_t key) { return core_->erase(hash(key)); }
@@ -57,43 +50,13 @@ size_t CuckooFilter::count(const void* data, size_t size) const {
   return core_->count(hash_bytes(data, size, core_->config().seed));
 }
 
-namespace {
-template <typename Key, typename Hash>
-size_t insert_blocks(internal::FilterCore& core, const Key* keys, size_t n, Hash hash) {
-  uint64_t hashes[kHashBlock];
-  size_t done = 0;
-  while (done < n) {
-    const size_t m = n - done < kHashBlock ? n - done : kHashBlock;
-    for (size_t i = 0; i < m; ++i) hashes[i] = hash(keys[done + i]);
-    const size_t inserted = core.insert_many(hashes, m);
-    done += inserted;
-    if (inserted < m) break;
-  }
-  return done;
-}
-
-template <typename Key, typename Hash>
-void contains_blocks(const internal::FilterCore& core, const Key* keys, size_t n, uint8_t* out, Hash hash) {
-  uint64_t hashes[kHashBlock];
-  for (size_t done = 0; done < n; done += kHashBlock) {
-    const size_t m = n - done < kHashBlock ? n - done : kHashBlock;
-    for (size_t i = 0; i < m; ++i) hashes[i] = hash(keys[done + i]);
-    core.contains_many(hashes, m, out + done);
-  }
-}
-}  // namespace
-
-size_t CuckooFilter::insert_many(const uint64_t* keys, size_t n) {
-  return insert_blocks(*core_, keys, n, [this](uint64_t k) { return hash(k); });
-}
-size_t CuckooFilter::insert_many(const std::string_view* keys, size_t n) {
-  return insert_blocks(*core_, keys, n, [this](std::string_view k) { return hash(k); });
-}
+size_t CuckooFilter::insert_many(const uint64_t* keys, size_t n) { return core_->insert_many(keys, n); }
+size_t CuckooFilter::insert_many(const std::string_view* keys, size_t n) { return core_->insert_many(keys, n); }
 void CuckooFilter::contains_many(const uint64_t* keys, size_t n, uint8_t* out) const {
-  contains_blocks(*core_, keys, n, out, [this](uint64_t k) { return hash(k); });
+  core_->contains_many(keys, n, out);
 }
 void CuckooFilter::contains_many(const std::string_view* keys, size_t n, uint8_t* out) const {
-  contains_blocks(*core_, keys, n, out, [this](std::string_view k) { return hash(k); });
+  core_->contains_many(keys, n, out);
 }
 
 void CuckooFilter::clear() { core_->clear(); }

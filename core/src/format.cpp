@@ -131,6 +131,12 @@ CuckooFilter CuckooFilter::deserialize(const void* data, size_t size) {
   auto core = internal::make_core(c);
   std::memcpy(core->table_data(), in + kHeaderBytes, table);
   if (!core->validate_table(&why)) throw FormatError("invalid table: " + why);
+  // The item count is redundant (stored entries + the victim) but every operation trusts it: a count
+  // that disagrees with the table would make size() and load_factor() lie and erase() wrap it below zero.
+  const uint64_t stored = core->count_entries() + (victim.used ? 1 : 0);
+  if (items != stored)
+    throw FormatError("item count " + std::to_string(items) + " does not match the " + std::to_string(stored) +
+                      " fingerprints stored");
   core->restore_state(items, victim, get_u64(in + 48));
   return CuckooFilter(std::move(core));
 }

@@ -34,8 +34,8 @@ inline uint64_t hash_bytes(const void* data, size_t size, uint64_t seed) {
 }
 
 inline uint64_t hash_u64(uint64_t key, uint64_t seed) {
-  unsigned char bytes[8];
-  for (int i = 0; i < 8; ++i) bytes[i] = static_cast<unsigned char>(key >> (8 * i));  // little-endian
+  unsigned char bytes[8];  // the key's little-endian bytes (bits.h guarantees a little-endian host)
+  std::memcpy(bytes, &key, sizeof bytes);
   return XXH3_64bits_withSeed(bytes, sizeof bytes, seed);
 }
 

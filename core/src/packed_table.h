@@ -55,7 +55,25 @@ class PackedTable {
     write_bits(buffer_.data(), entry_pos(bucket, slot), bits(), fp);
   }
 
-  bool contains(uint64_t bucket, uint32_t fp) const { return first_match(bucket, fp) >= 0; }
+  // Nonzero iff the bucket holds fp. Branch-free (all groups are tested), so the caller can probe both
+  // buckets with their loads in flight together and combine the answers without a mispredicted branch.
+  uint64_t match(uint64_t bucket, uint32_t fp) const {
+    const unsigned f = bits();
+    const unsigned group = kFixedBits ? fixed_group() : group_;
+    const uint64_t base = bucket * kBucketSize * uint64_t{f};
+    uint64_t found = 0;
+    for (unsigned s = 0; s < kBucketSize; s += group) {
+      const GroupMasks& m = (kBucketSize - s >= group) ? full_ : tail_;
+      found |= zero_fields(base + uint64_t{s} * f, m, fp);
+    }
+    return found;
+  }
+
+  bool contains(uint64_t bucket, uint32_t fp) const { return match(bucket, fp) != 0; }
+
+  void get_all(uint64_t bucket, uint32_t out[kBucketSize]) const {
+    for (unsigned s = 0; s < kBucketSize; ++s) out[s] = get(bucket, s);
+  }
 
   // Puts fp in the first empty entry of bucket; false if the bucket is full.
   bool insert_empty(uint64_t bucket, uint32_t fp) {
@@ -86,6 +104,8 @@ class PackedTable {
     return old;
   }
 
+  // A bucket may straddle two cache lines: prefetch its first and last byte. Unconditionally: testing
+  // whether it straddles costs more (a mispredicted branch) than a redundant prefetch of a line in flight.
   void prefetch_bucket(uint64_t bucket) const {
     const uint64_t first_bit = bucket * kBucketSize * bits();
     prefetch(buffer_.data() + (first_bit >> 3));
@@ -149,13 +169,17 @@ class PackedTable {
     const uint64_t base = bucket * kBucketSize * uint64_t{f};
     for (unsigned s = 0; s < kBucketSize; s += group) {
       const GroupMasks& m = (kBucketSize - s >= group) ? full_ : tail_;
-      const uint64_t pos = base + uint64_t{s} * f;
-      const uint64_t word = (load_u64(buffer_.data() + (pos >> 3)) >> (pos & 7)) & m.mask;
-      const uint64_t x = word ^ (uint64_t{fp} * m.lo);
-      const uint64_t zero_fields = (x - m.lo) & ~x & m.hi;
-      if (zero_fields != 0) return static_cast<int>(s + count_trailing_zeros(zero_fields) / f);
+      const uint64_t zeros = zero_fields(base + uint64_t{s} * f, m, fp);
+      if (zeros != 0) return static_cast<int>(s + count_trailing_zeros(zeros) / f);
     }
     return -1;
+  }
+
+  // The fields of the group at bit `pos` that equal fp, as their top bits (exact up to the lowest one).
+  uint64_t zero_fields(uint64_t pos, const GroupMasks& m, uint32_t fp) const {
+    const uint64_t word = (load_u64(buffer_.data() + (pos >> 3)) >> (pos & 7)) & m.mask;
+    const uint64_t x = word ^ (uint64_t{fp} * m.lo);
+    return (x - m.lo) & ~x & m.hi;
   }
 
   static constexpr unsigned fixed_group() {

@@ -51,11 +51,16 @@ class SemiSortedTable {
 
   unsigned bits() const { return kFixedBits ? kFixedBits : bits_; }
 
-  bool contains(uint64_t bucket, uint32_t fp) const {
+  uint64_t match(uint64_t bucket, uint32_t fp) const {
     uint32_t e[4];
     decode(bucket, e);
     return (e[0] == fp) | (e[1] == fp) | (e[2] == fp) | (e[3] == fp);
   }
+
+  bool contains(uint64_t bucket, uint32_t fp) const { return match(bucket, fp) != 0; }
+
+  // Entries in stored (sorted) order; swap(bucket, s, fp) replaces entry s of this order.
+  void get_all(uint64_t bucket, uint32_t out[4]) const { decode(bucket, out); }
 
   bool insert_empty(uint64_t bucket, uint32_t fp) {
     uint32_t e[4];
