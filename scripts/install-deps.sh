@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian 12 machine lacks for this repo, and nothing it already has.
+#   scripts/install-deps.sh bench   native toolchain, xxHash, Google Benchmark, Emscripten, npm packages
+#   scripts/install-deps.sh test    the above + GoogleTest, clang's fuzzer runtime, Chromium
+# Only Debian's packages and the npm registry are used; nothing is downloaded from elsewhere.
+set -euo pipefail
+mode=${1:-test}
+cd "$(dirname "$0")/.."
+
+need=()
+have_cmd() { command -v "$1" >/dev/null 2>&1; }
+have_cmd g++ || need+=(g++)
+have_cmd cmake || need+=(cmake)
+have_cmd ninja || need+=(ninja-build)
+have_cmd node || need+=(nodejs npm)
+[ -f /usr/include/xxhash.h ] || need+=(libxxhash-dev)
+[ -f /usr/include/benchmark/benchmark.h ] || need+=(libbenchmark-dev)
+have_cmd em++ || need+=(emscripten)
+if [ "$mode" = test ]; then
+  [ -f /usr/include/gtest/gtest.h ] || need+=(libgtest-dev libgmock-dev)
+  have_cmd clang++ || need+=(clang)
+  ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || need+=(libclang-rt-14-dev)
+  have_cmd chromium || need+=(chromium)
+fi
+
+if [ ${#need[@]} -gt 0 ]; then
+  echo "install-deps: installing ${need[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+# npm packages (dev only: benchmark peers, playwright-core, typescript). Reinstall when the lock changed.
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund --loglevel=error
+fi
