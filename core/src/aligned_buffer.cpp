@@ -15,12 +15,15 @@ namespace cuckoo::internal {
 namespace {
 constexpr size_t kAlignment = 64;
 constexpr size_t kHugePage = size_t{2} << 20;
+constexpr size_t kPage = 4096;
 }  // namespace
 
 AlignedBuffer::AlignedBuffer(size_t size, bool huge_pages) : size_(size) {
 #ifdef CUCKOO_HAVE_MMAP
   if (huge_pages && size >= kHugePage) {
-    const size_t rounded = (size + kHugePage - 1) / kHugePage * kHugePage;
+    // Round to 4 KiB pages, not 2 MiB: memory stays within a page of the table size, and the kernel
+    // still backs every 2 MiB-aligned stretch inside the mapping with a huge page.
+    const size_t rounded = (size + kPage - 1) / kPage * kPage;
     void* p = mmap(nullptr, rounded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
     madvise(p, rounded, MADV_HUGEPAGE);  // a hint: failure just means 4 KiB pages
