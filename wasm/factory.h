@@ -1,0 +1,43 @@
+// wasm/factory.h: the cold calls that can throw, wrapped so that no C++ exception ever reaches JS.
+//
+// The core reports impossible options with std::invalid_argument, bad bytes with cuckoo::FormatError and a
+// table that does not fit in wasm's 4 GiB with std::bad_alloc. A C++ exception escaping into JS would show
+// up as an opaque WebAssembly.Exception (or an abort), so every function here catches, records the error
+// (kind + the core's what() text) and returns nullptr; the JS layer reads the record and throws the
+// matching Error subclass with the same message. Built with -fwasm-exceptions, so the try blocks cost
+// nothing when nothing is thrown.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "cuckoo/cuckoo.h"
+
+namespace cuckoo_wasm {
+
+// What went wrong in the last failed call; JS maps it to an Error class (js/runtime.js).
+enum ErrorKind : int {
+  kNoError = 0,
+  kInvalidArgument = 1,  // std::invalid_argument: options out of range -> RangeError
+  kOutOfMemory = 2,      // std::bad_alloc: the table does not fit -> RangeError
+  kFormat = 3,           // cuckoo::FormatError: bytes that are not a valid filter -> Error
+  kOther = 4,            // anything else -> Error
+};
+
+// Returns a new filter, or nullptr with the error recorded.
+cuckoo::CuckooFilter* create_filter(const cuckoo::Options& options);
+// Reads size bytes at address data (wasm memory); nullptr with the error recorded on bad bytes.
+cuckoo::CuckooFilter* deserialize_filter(uintptr_t data, size_t size);
+
+int last_error_kind();
+std::string last_error_message();
+
+// The object's address in wasm memory: the first argument of every hot_path.cpp export.
+uintptr_t address_of(const cuckoo::CuckooFilter& filter);
+// A copy of the resolved configuration (embind returns value objects by value).
+cuckoo::Config config_of(const cuckoo::CuckooFilter& filter);
+// Writes filter.serialized_size() bytes at address out.
+void serialize_into(const cuckoo::CuckooFilter& filter, uintptr_t out);
+
+}  // namespace cuckoo_wasm
