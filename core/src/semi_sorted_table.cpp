@@ -1,5 +1,7 @@
 #include "semi_sorted_table.h"
 
+#include <mutex>
+
 namespace cuckoo::internal {
 
 namespace {
@@ -22,6 +24,21 @@ SemiSortCodec build_codec() {
 const SemiSortCodec& SemiSortCodec::get() {
   static const SemiSortCodec codec = build_codec();  // thread-safe one-time initialisation
   return codec;
+}
+
+const uint64_t* SemiSortCodec::spread_nibbles(unsigned f) {
+  static uint64_t tables[16][kSemiSortCodes];
+  static std::once_flag built[16];
+  if (f < 4 || f > 15) return nullptr;
+  std::call_once(built[f], [f] {
+    const SemiSortCodec& codec = get();
+    for (unsigned code = 0; code < kSemiSortCodes; ++code) {
+      uint64_t word = 0;
+      for (unsigned s = 0; s < 4; ++s) word |= uint64_t{(codec.decode[code] >> (4 * s)) & 0xFu} << (s * f + f - 4);
+      tables[f][code] = word;
+    }
+  });
+  return tables[f];
 }
 
 }  // namespace cuckoo::internal

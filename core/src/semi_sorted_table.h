@@ -29,6 +29,10 @@ struct SemiSortCodec {
   uint16_t decode[kSemiSortCodes];
   uint16_t encode[1 << 16];  // only sorted tuples are meaningful
   static const SemiSortCodec& get();
+  // For fingerprints of f <= 15 bits (a bucket fits one 64-bit load): code -> the four nibbles placed as
+  // the high 4 bits of four f-bit fields, so a bucket decodes to a plain 4 x f-bit word with one lookup
+  // and an OR, and is probed with the same SWAR test as the plain table. Built once per f.
+  static const uint64_t* spread_nibbles(unsigned f);
 };
 
 template <unsigned kFixedBits>
@@ -43,7 +47,9 @@ class SemiSortedTable {
         bucket_count_(config.bucket_count),
         table_bytes_(config.table_bytes()),
         buffer_(table_bytes_ + kTablePadding, config.huge_pages),
-        codec_(&SemiSortCodec::get()) {}
+        codec_(&SemiSortCodec::get()),
+        spread_(bits_ <= 15 ? SemiSortCodec::spread_nibbles(bits_) : nullptr),
+        lo_fields_(1 | uint64_t{1} << bits_ | uint64_t{1} << (2 * bits_) | uint64_t{1} << (3 * bits_)) {}
 
   SemiSortedTable(const SemiSortedTable& other) : SemiSortedTable(other.config_like()) {
     std::memcpy(buffer_.data(), other.buffer_.data(), table_bytes_);
@@ -52,6 +58,18 @@ class SemiSortedTable {
   unsigned bits() const { return kFixedBits ? kFixedBits : bits_; }
 
   uint64_t match(uint64_t bucket, uint32_t fp) const {
+    if (spread_ != nullptr) {  // f <= 15: decode to a 4 x f-bit word and probe it with SWAR
+      const unsigned f = bits(), lb = low_bits();
+      const uint64_t raw = read_bits(buffer_.data(), bucket * bucket_bits(), 4 * f - 4);
+      uint64_t code = raw & low_mask(kSemiSortCodeBits);
+      code = code < kSemiSortCodes ? code : 0;  // see decode()
+      const uint64_t lows = raw >> kSemiSortCodeBits;
+      uint64_t word = spread_[code];
+      for (unsigned s = 0; s < 4; ++s) word |= ((lows >> (s * lb)) & low_mask(lb)) << (s * f);
+      const uint64_t lo = lo_fields_, hi = lo << (f - 1);
+      const uint64_t x = word ^ (uint64_t{fp} * lo);
+      return (x - lo) & ~x & hi;
+    }
     uint32_t e[4];
     decode(bucket, e);
     return (e[0] == fp) | (e[1] == fp) | (e[2] == fp) | (e[3] == fp);
@@ -204,6 +222,8 @@ class SemiSortedTable {
   size_t table_bytes_;
   AlignedBuffer buffer_;
   const SemiSortCodec* codec_;
+  const uint64_t* spread_;
+  uint64_t lo_fields_;
 };
 
 }  // namespace cuckoo::internal
