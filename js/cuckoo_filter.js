@@ -1,0 +1,252 @@
+// js/cuckoo_filter.js: the public CuckooFilter class, a thin hand-written layer over the core.
+//
+// Roads into wasm (see wasm/bindings.cpp and wasm/hot_path.cpp):
+// - embind (`_CuckooFilter` handle) for construction, configuration, properties and serialization: cold.
+// - raw exports for add/has/delete/count: the key is written into a scratch buffer in wasm memory
+//   (js/keys.js) and the call passes (filter address, key address, length), or two u32 halves for integers.
+// - one raw call per chunk of up to 16384 keys for addAll/hasMany (the core's insert_many/contains_many).
+// Each filter owns a C++ object in wasm memory: dispose() frees it; a FinalizationRegistry frees the ones
+// never disposed, eventually (garbage collection is not guaranteed to run).
+import { rt, loadRuntime, requireRuntime, malloc, free, lastError, callRaw } from './runtime.js';
+import { kInsertBytes, kContainsBytes, kEraseBytes, kCountBytes, kInsertU64, kContainsU64, kEraseU64, kCountU64 } from './runtime.js';
+import { stageKey, staged, checkKey, insertAll, containsAll } from './keys.js';
+import { toCoreOptions } from './options.js';
+
+// Frees the C++ object of a filter that was garbage-collected without dispose().
+const finalizer =
+  typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((handle) => handle.delete()) : null;
+
+// Node >= 18.18 / 20.4 and recent browsers have Symbol.dispose (`using f = ...`); elsewhere the method is
+// still reachable under the registered symbol TypeScript's downlevel helpers look for.
+const disposeSymbol = typeof Symbol.dispose === 'symbol' ? Symbol.dispose : Symbol.for('Symbol.dispose');
+
+const kAdopt = Symbol('adopt'); // lets the class wrap a handle from deserialize without options
+
+function disposedError(method) {
+  return new Error(`cuckoo-wasm: CuckooFilter.${method}() called after dispose(): the filter was disposed`);
+}
+
+function toBytes(bytes) {
+  if (bytes instanceof Uint8Array) return bytes;
+  if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes instanceof ArrayBuffer || Object.prototype.toString.call(bytes) === '[object ArrayBuffer]') {
+    return new Uint8Array(bytes);
+  }
+  throw new TypeError('cuckoo-wasm: deserialize() takes a Uint8Array, an ArrayBuffer view or an ArrayBuffer');
+}
+
+function toArray(keys, method) {
+  if (Array.isArray(keys)) return keys;
+  if (keys != null && typeof keys !== 'string' && typeof keys[Symbol.iterator] === 'function') return Array.from(keys);
+  throw new TypeError(`cuckoo-wasm: ${method}() takes an array or an iterable of keys`);
+}
+
+let readyPromise = null;
+
+export class CuckooFilter {
+  #handle; // embind handle (_CuckooFilter); null after dispose()
+  #ptr; // address of the C++ object as int32: first argument of the raw exports; 0 after dispose()
+  #config; // resolved configuration, fixed for the filter's life
+
+  // Synchronous construction; needs the module loaded (`await CuckooFilter.ready`).
+  constructor(options, handle) {
+    const runtime = requireRuntime();
+    if (options !== kAdopt) {
+      const core = toCoreOptions(options);
+      handle = runtime.M._CuckooFilter._create(core);
+      if (handle === null) throw lastError();
+    }
+    this.#handle = handle;
+    this.#ptr = handle._address() | 0; // int32 for calls (never 0 for a live object)
+    this.#config = handle._config();
+    // embind hands u64 over as a signed BigInt.
+    this.#config.seed = BigInt.asUintN(64, this.#config.seed);
+    this.#config.bucketCount = BigInt.asUintN(64, this.#config.bucketCount);
+    if (finalizer !== null) finalizer.register(this, handle, this);
+  }
+
+  // Resolves when the WebAssembly module is ready; after that, the synchronous API works.
+  static get ready() {
+    if (readyPromise === null) readyPromise = loadRuntime().then(() => undefined);
+    return readyPromise;
+  }
+
+  static async create(options) {
+    await loadRuntime();
+    return new CuckooFilter(options);
+  }
+
+  static async deserialize(bytes) {
+    await loadRuntime();
+    return CuckooFilter.deserializeSync(bytes);
+  }
+
+  static deserializeSync(bytes) {
+    const runtime = requireRuntime();
+    const view = toBytes(bytes);
+    const ptr = malloc(Math.max(view.length, 1));
+    let handle;
+    try {
+      runtime.heap.set(view, ptr);
+      handle = runtime.M._CuckooFilter._deserialize(ptr, view.length);
+    } finally {
+      free(ptr);
+    }
+    if (handle === null) throw lastError();
+    return new CuckooFilter(kAdopt, handle);
+  }
+
+  // The live address, or throws if disposed.
+  #live(method) {
+    const ptr = this.#ptr;
+    if (ptr === 0) throw disposedError(method);
+    return ptr;
+  }
+
+  add(key) {
+    const f = this.#live('add');
+    const n = stageKey(key);
+    return (n < 0 ? callRaw(kInsertU64, f, staged.lo, staged.hi) : callRaw(kInsertBytes, f, rt.scratchArg, n)) !== 0;
+  }
+
+  has(key) {
+    const f = this.#live('has');
+    const n = stageKey(key);
+    return (n < 0 ? callRaw(kContainsU64, f, staged.lo, staged.hi) : callRaw(kContainsBytes, f, rt.scratchArg, n)) !== 0;
+  }
+
+  delete(key) {
+    const f = this.#live('delete');
+    const n = stageKey(key);
+    return (n < 0 ? callRaw(kEraseU64, f, staged.lo, staged.hi) : callRaw(kEraseBytes, f, rt.scratchArg, n)) !== 0;
+  }
+
+  count(key) {
+    const f = this.#live('count');
+    const n = stageKey(key);
+    return (n < 0 ? callRaw(kCountU64, f, staged.lo, staged.hi) : callRaw(kCountBytes, f, rt.scratchArg, n)) >>> 0;
+  }
+
+  addAll(keys) {
+    const f = this.#live('addAll');
+    const list = toArray(keys, 'addAll');
+    for (let i = 0; i < list.length; i++) checkKey(list[i]);
+    return insertAll(f, list);
+  }
+
+  hasMany(keys) {
+    const f = this.#live('hasMany');
+    return containsAll(f, toArray(keys, 'hasMany'));
+  }
+
+  clear() {
+    this.#live('clear');
+    this.#handle._clear();
+  }
+
+  serialize() {
+    this.#live('serialize');
+    const handle = this.#handle;
+    const n = handle._serializedSize();
+    const ptr = malloc(n);
+    try {
+      handle._serializeInto(ptr);
+      return rt.heap.slice(ptr, ptr + n);
+    } finally {
+      free(ptr);
+    }
+  }
+
+  dispose() {
+    const handle = this.#handle;
+    if (handle === null) return;
+    this.#handle = null;
+    this.#ptr = 0;
+    if (finalizer !== null) finalizer.unregister(this);
+    handle.delete();
+  }
+
+  [disposeSymbol]() {
+    this.dispose();
+  }
+
+  get disposed() {
+    return this.#ptr === 0;
+  }
+
+  get size() {
+    this.#live('size');
+    return Number(BigInt.asUintN(64, this.#handle._size()));
+  }
+
+  get capacity() {
+    this.#live('capacity');
+    return Number(BigInt.asUintN(64, this.#handle._slotCount()));
+  }
+
+  get loadFactor() {
+    this.#live('loadFactor');
+    return this.#handle._loadFactor();
+  }
+
+  get bitsPerItem() {
+    this.#live('bitsPerItem');
+    return this.#handle._bitsPerItem();
+  }
+
+  get byteLength() {
+    this.#live('byteLength');
+    return this.#handle._serializedSize();
+  }
+
+  get isFull() {
+    this.#live('isFull');
+    return this.#handle._isFull();
+  }
+
+  get bucketCount() {
+    this.#live('bucketCount');
+    return Number(this.#config.bucketCount);
+  }
+
+  get bucketSize() {
+    this.#live('bucketSize');
+    return this.#config.bucketSize;
+  }
+
+  get fingerprintBits() {
+    this.#live('fingerprintBits');
+    return this.#config.fingerprintBits;
+  }
+
+  get semiSort() {
+    this.#live('semiSort');
+    return this.#config.semiSort;
+  }
+
+  get maxKicks() {
+    this.#live('maxKicks');
+    return this.#config.maxKicks;
+  }
+
+  get seed() {
+    this.#live('seed');
+    return this.#config.seed;
+  }
+
+  // The false-positive bound of a full filter: 1 - (1 - 1/(2^f - 1))^(2b) (cuckoo::false_positive_bound).
+  get fprBound() {
+    this.#live('fprBound');
+    const { fingerprintBits: f, bucketSize: b } = this.#config;
+    return 1 - (1 - 1 / (2 ** f - 1)) ** (2 * b);
+  }
+
+  get [Symbol.toStringTag]() {
+    return 'CuckooFilter';
+  }
+}
+
+// The same promise as CuckooFilter.ready, as a function.
+export function ready() {
+  return CuckooFilter.ready;
+}

@@ -1,0 +1,4 @@
+'use strict';
+// js/index.cjs: the CommonJS entry of cuckoo-wasm, with the same exports as js/index.js.
+// dist/cuckoo.cjs is js/*.js bundled as CommonJS by scripts/build-wasm.mjs, so both entries run one code.
+module.exports = require('../dist/cuckoo.cjs');

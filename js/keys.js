@@ -1,0 +1,235 @@
+// js/keys.js: turns a JS key into the bytes the core hashes, written straight into wasm memory.
+//
+// Key types and how they hash (identical to the native API, so filters and files are interchangeable):
+//   string              its UTF-8 bytes (TextEncoder semantics: a lone surrogate becomes U+FFFD, EF BF BD)
+//   Uint8Array, any ArrayBuffer view, ArrayBuffer, SharedArrayBuffer
+//                       their bytes (byteOffset/byteLength respected)
+//   number              an integer in 0..2^53-1: its 8 little-endian bytes, like native insert(uint64_t)
+//   bigint              0..2^64-1: the same 8 little-endian bytes
+// So "abc" and Uint8Array [97, 98, 99] are the same key, and 7, 7n and [7,0,0,0,0,0,0,0] are the same key.
+// Anything else is a TypeError (including non-integer numbers: 1.5, NaN, Infinity); integers outside
+// the ranges above are a RangeError.
+import { rt, ensureScratch, malloc, free, callRawBatch, kInsertMany, kContainsMany } from './runtime.js';
+
+const encoder = new TextEncoder();
+const kTwo32 = 4294967296;
+const kMaxU64 = (1n << 64n) - 1n;
+
+// Set by stageKey() for integer keys: the two 32-bit halves, as int32 (wasm reads the same bits as u32).
+export const staged = { lo: 0, hi: 0 };
+
+// The current heap view (runtime.js keeps rt.heap in step with memory growth).
+function heap() {
+  return rt.heap;
+}
+
+function describe(key) {
+  if (key === null) return 'null';
+  if (typeof key === 'object') return key.constructor?.name ?? 'object';
+  if (typeof key === 'string') return 'string';
+  if (typeof key === 'bigint') return `${key}n`;
+  if (typeof key === 'symbol') return 'symbol';
+  return typeof key === 'function' ? 'function' : String(key);
+}
+
+function typeError(key) {
+  return new TypeError(
+    'cuckoo-wasm: a key must be a string, a non-negative integer number, a bigint, an ArrayBuffer ' +
+      `or an ArrayBuffer view (got ${describe(key)})`,
+  );
+}
+
+function isArrayBuffer(key) {
+  const tag = Object.prototype.toString.call(key);
+  return tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]';
+}
+
+// Validates an integer number key and splits it; throws TypeError/RangeError.
+function splitNumber(key) {
+  if (!Number.isInteger(key)) {
+    throw new TypeError(`cuckoo-wasm: a number key must be an integer (got ${key}); hash floats as strings or bytes`);
+  }
+  if (key < 0 || key > Number.MAX_SAFE_INTEGER) {
+    throw new RangeError(
+      `cuckoo-wasm: a number key must be in 0..2^53-1 (got ${key}); use a bigint for keys up to 2^64-1`,
+    );
+  }
+  // `| 0`, not `>>> 0`: the same 32 bits, but always a small integer, which V8 passes to wasm without
+  // boxing (a uint32 above 2^31 would be a heap number and take the slow conversion path).
+  staged.lo = key | 0;
+  staged.hi = (key / kTwo32) | 0;
+}
+
+function splitBigInt(key) {
+  if (key < 0n || key > kMaxU64) {
+    throw new RangeError(`cuckoo-wasm: a bigint key must be in 0..2^64-1 (got ${key}n)`);
+  }
+  staged.lo = Number(BigInt.asIntN(32, key));
+  staged.hi = Number(BigInt.asIntN(32, key >> 32n));
+}
+
+// The bytes of a binary key, or null if key is not binary.
+function bytesOf(key) {
+  if (key instanceof Uint8Array) return key;
+  if (ArrayBuffer.isView(key)) return new Uint8Array(key.buffer, key.byteOffset, key.byteLength);
+  if (isArrayBuffer(key)) return new Uint8Array(key);
+  return null;
+}
+
+// Writes string s as UTF-8 at address p; the caller guarantees 3 * s.length bytes of room.
+// ASCII (the common case) goes byte by byte: ~3x faster than encodeInto for short keys.
+function writeString(h, p, s) {
+  const n = s.length;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) return encoder.encodeInto(s, h.subarray(p, p + 3 * n)).written;
+    h[p + i] = c;
+  }
+  return n;
+}
+
+// Stages one key for a hot_path.cpp call: returns its byte length (the bytes are at rt.scratch), or -1
+// for an integer key (its halves are in `staged`). Throws TypeError/RangeError for invalid keys.
+export function stageKey(key) {
+  if (typeof key === 'string') {
+    const n = key.length;
+    if (3 * n > rt.scratchCap) ensureScratch(3 * n);
+    return writeString(heap(), rt.scratch, key);
+  }
+  if (typeof key === 'number') {
+    // Inline fast path for valid keys; splitNumber() throws the right error for the rest.
+    if (key >= 0 && key <= Number.MAX_SAFE_INTEGER && Math.floor(key) === key) {
+      staged.lo = key | 0;
+      staged.hi = (key / kTwo32) | 0;
+    } else {
+      splitNumber(key);
+    }
+    return -1;
+  }
+  if (typeof key === 'bigint') {
+    splitBigInt(key);
+    return -1;
+  }
+  const bytes = bytesOf(key);
+  if (bytes === null) throw typeError(key);
+  if (bytes.length > rt.scratchCap) ensureScratch(bytes.length);
+  heap().set(bytes, rt.scratch);
+  return bytes.length;
+}
+
+// Throws the TypeError/RangeError stageKey would, without writing anything (addAll checks first, so that
+// an invalid key never leaves a batch half inserted).
+export function checkKey(key) {
+  switch (typeof key) {
+    case 'string':
+      return;
+    case 'number':
+      return splitNumber(key);
+    case 'bigint':
+      return splitBigInt(key);
+    default:
+      if (bytesOf(key) === null) throw typeError(key);
+  }
+}
+
+// ---- Batches: many keys packed into one buffer, one wasm call per chunk. ----
+//
+// Layout in wasm memory: data bytes (key i = data[off[i], off[i + 1])), n + 1 u32 offsets, n result bytes.
+// Integer keys are packed as their 8 little-endian bytes, which hash exactly like the u64 overloads.
+const kBatchKeys = 16384;
+const batch = { data: 0, dataCap: 0, offsets: 0, out: 0 }; // allocated on first use, then reused
+
+function ensureBatch(dataBytes) {
+  if (batch.offsets === 0) {
+    batch.offsets = malloc(4 * (kBatchKeys + 1));
+    batch.out = malloc(kBatchKeys);
+  }
+  if (batch.data === 0 || dataBytes > batch.dataCap) {
+    let cap = Math.max(batch.dataCap * 2, 256 * 1024);
+    while (cap < dataBytes) cap *= 2;
+    if (batch.data !== 0) free(batch.data);
+    batch.data = 0;
+    batch.dataCap = 0;
+    batch.data = malloc(cap);
+    batch.dataCap = cap;
+  }
+}
+
+// Packs keys[start..] into the batch buffer, as many as fit (at least one); returns how many.
+// Throws TypeError/RangeError on an invalid key.
+function pack(keys, start) {
+  ensureBatch(0);
+  const end = Math.min(keys.length, start + kBatchKeys);
+  let h = heap();
+  const offBase = batch.offsets >>> 2;
+  let pos = 0;
+  let j = 0;
+  rt.heap32[offBase] = 0;
+  for (let i = start; i < end; i++, j++) {
+    const key = keys[i];
+    const p = batch.data + pos;
+    if (typeof key === 'string') {
+      const room = 3 * key.length;
+      if (pos + room > batch.dataCap) {
+        if (j > 0) break;
+        ensureBatch(room);
+        h = heap();
+        pos = 0;
+      }
+      pos += writeString(h, batch.data + pos, key);
+    } else if (typeof key === 'number' || typeof key === 'bigint') {
+      if (pos + 8 > batch.dataCap) break; // dataCap >= 256 KiB, so j > 0 here
+      if (typeof key === 'number') splitNumber(key);
+      else splitBigInt(key);
+      const q = p; // little-endian, byte by byte: p need not be 4-aligned
+      h[q] = staged.lo;
+      h[q + 1] = staged.lo >>> 8;
+      h[q + 2] = staged.lo >>> 16;
+      h[q + 3] = staged.lo >>> 24;
+      h[q + 4] = staged.hi;
+      h[q + 5] = staged.hi >>> 8;
+      h[q + 6] = staged.hi >>> 16;
+      h[q + 7] = staged.hi >>> 24;
+      pos += 8;
+    } else {
+      const bytes = bytesOf(key);
+      if (bytes === null) throw typeError(key);
+      if (pos + bytes.length > batch.dataCap) {
+        if (j > 0) break;
+        ensureBatch(bytes.length);
+        h = heap();
+        pos = 0;
+      }
+      h.set(bytes, batch.data + pos);
+      pos += bytes.length;
+    }
+    rt.heap32[offBase + j + 1] = pos;
+  }
+  return j;
+}
+
+// insert_many over all keys in chunks; stops at the first key that does not fit.
+// Returns the number inserted (keys[0..n) are in, keys[n] did not fit, later keys were not tried).
+export function insertAll(filter, keys) {
+  let done = 0;
+  while (done < keys.length) {
+    const m = pack(keys, done);
+    const inserted = callRawBatch(kInsertMany, filter, batch.data, batch.offsets, m) >>> 0;
+    done += inserted;
+    if (inserted < m) break;
+  }
+  return done;
+}
+
+// contains_many over all keys in chunks; out[i] = 1 if keys[i] may be in the set.
+export function containsAll(filter, keys) {
+  const out = new Uint8Array(keys.length);
+  let done = 0;
+  while (done < keys.length) {
+    const m = pack(keys, done);
+    callRawBatch(kContainsMany, filter, batch.data, batch.offsets, m, batch.out);
+    out.set(heap().subarray(batch.out, batch.out + m), done);
+    done += m;
+  }
+  return out;
+}

@@ -1,0 +1,205 @@
+// js/runtime.js: loads the WebAssembly module once and owns everything that lives in its memory on the
+// JS side: the raw exports, the current HEAPU8/HEAPU32 views, and the reusable scratch buffers.
+//
+// The module is one SINGLE_FILE Emscripten build (wasm embedded as base64, web/worker glue only), so
+// loading it needs no fetch of a .wasm file, no fs, no Buffer and no __dirname: the same code runs in
+// Node >= 18, browsers, workers and bundlers. Loading starts on first use, not at import.
+import createCuckooModule from '../dist/cuckoo_wasm.mjs';
+
+// The loaded runtime. Filled in by loadRuntime(); `rt.M === null` until then.
+export const rt = {
+  M: null,
+  heap: null, // Uint8Array over wasm memory; always current (see watchHeap)
+  heap32: null, // Uint32Array over the same memory
+  scratch: 0, // address of the per-key scratch buffer (unsigned, for indexing heap)
+  scratchArg: 0, // the same address as int32, for calls: always a small integer, never a boxed number
+  scratchCap: 0,
+};
+
+const kInitialScratch = 4096;
+
+let loading = null;
+
+// Resolves once the module is compiled and instantiated; idempotent.
+export function loadRuntime() {
+  if (loading === null) {
+    loading = createCuckooModule().then(
+      (M) => {
+        bind(M);
+        return rt;
+      },
+      (err) => {
+        loading = null; // let a later call retry (e.g. after a transient failure in a browser)
+        throw err;
+      },
+    );
+  }
+  return loading;
+}
+
+// The raw exports of wasm/hot_path.cpp, by op code: (filter, key address, length) or (filter, lo, hi),
+// and the batch calls (filter, data, offsets, n[, out]).
+export const kInsertBytes = 0;
+export const kContainsBytes = 1;
+export const kEraseBytes = 2;
+export const kCountBytes = 3;
+export const kInsertU64 = 4;
+export const kContainsU64 = 5;
+export const kEraseU64 = 6;
+export const kCountU64 = 7;
+export const kInsertMany = 8;
+export const kContainsMany = 9;
+const kExportNames = [
+  '_cuckoo_insert_bytes',
+  '_cuckoo_contains_bytes',
+  '_cuckoo_erase_bytes',
+  '_cuckoo_count_bytes',
+  '_cuckoo_insert_u64',
+  '_cuckoo_contains_u64',
+  '_cuckoo_erase_u64',
+  '_cuckoo_count_u64',
+  '_cuckoo_insert_many',
+  '_cuckoo_contains_many',
+];
+const raw = [];
+
+// Every per-key call into wasm goes through this one call site, on purpose.
+//
+// Node 20's V8 (11.3) inlines JS-to-Wasm calls into optimized JS (--turbo-inline-js-wasm-calls) and
+// miscompiles some of those functions: a loop calling has()/add() with a mix of string, number and
+// Uint8Array keys segfaults the process (js-tests/keys.test.js "mixed key types" reproduces it; with
+// --no-turbo-inline-js-wasm-calls it passes). V8 only inlines a wasm call whose target it can speculate
+// on, i.e. a call site whose feedback saw a single target. This site sees every export (bind() calls two
+// of them through it right away), so its feedback is megamorphic and V8 emits a plain call: measured at
+// the same calls/s as the inlined wrapper, and immune to the bug. raw[] is a plain array, so the target is
+// never constant-folded either.
+export function callRaw(op, a, b, c) {
+  return raw[op](a, b, c);
+}
+
+// The same for the batch calls (one per chunk of keys), which take more arguments.
+export function callRawBatch(op, a, b, c, d, e) {
+  return raw[op](a, b, c, d, e);
+}
+
+function bind(M) {
+  // Emscripten's export wrappers (`Module._f = function () { return (Module._f = asm.x).apply(...) }`)
+  // replace themselves with the wasm function on their first call; re-read them after that call, so the
+  // table ends up holding the wasm functions and not the slower wrappers.
+  kExportNames.forEach((name, op) => {
+    if (typeof M[name] !== 'function') throw new Error(`cuckoo-wasm: the wasm module lacks ${name}`);
+    raw[op] = function firstCall(...args) {
+      const result = M[name](...args);
+      raw[op] = M[name];
+      return result;
+    };
+  });
+  rt.M = M;
+  watchHeap(M);
+  rt.scratch = malloc(kInitialScratch);
+  rt.scratchArg = rt.scratch | 0;
+  rt.scratchCap = kInitialScratch;
+  // Make callRaw's call site megamorphic before any user code runs (see callRaw): two read-only calls
+  // with different targets on a throwaway filter.
+  const probe = M._CuckooFilter._create(probeOptions);
+  const address = probe._address();
+  for (let i = 0; i < 2; i++) {
+    callRaw(kContainsBytes, address, rt.scratch, 0);
+    callRaw(kContainsU64, address, 0, 0);
+    callRaw(kCountBytes, address, rt.scratch, 0);
+    callRaw(kCountU64, address, 0, 0);
+  }
+  callRawBatch(kContainsMany, address, rt.scratch, rt.scratch, 0, rt.scratch);
+  callRawBatch(kInsertMany, address, rt.scratch, rt.scratch, 0);
+  callRawBatch(kContainsMany, address, rt.scratch, rt.scratch, 0, rt.scratch);
+  probe.delete();
+}
+
+const probeOptions = {
+  capacity: 1n,
+  fpr: 0,
+  fingerprintBits: 8,
+  bucketSize: 4,
+  maxKicks: 1,
+  seed: 0n,
+  semiSort: false,
+  targetLoad: 0,
+  bucketCount: 0n,
+  hugePages: false,
+};
+
+// The runtime, or an Error telling the caller to await it: for the synchronous API.
+export function requireRuntime() {
+  if (rt.M === null) {
+    throw new Error(
+      'cuckoo-wasm: the WebAssembly module is not loaded yet: `await CuckooFilter.ready` first, ' +
+        'or use the async CuckooFilter.create() / CuckooFilter.deserialize()',
+    );
+  }
+  return rt;
+}
+
+// Memory growth detaches the old ArrayBuffer, and the glue then assigns fresh views to Module.HEAPU8 and
+// Module.HEAPU32 (updateGlobalBufferAndViews). Turning those two properties into accessors mirrors every
+// assignment into rt, whatever caused the growth: the per-key road reads rt.heap with no check at all.
+// (A stale view would silently drop the key's bytes; checking for detachment per key costs ~20 ns.)
+function watchHeap(M) {
+  for (const [name, key] of [
+    ['HEAPU8', 'heap'],
+    ['HEAPU32', 'heap32'],
+  ]) {
+    let view = M[name];
+    rt[key] = view;
+    Object.defineProperty(M, name, {
+      configurable: true,
+      enumerable: true,
+      get: () => view,
+      set: (next) => {
+        view = next;
+        rt[key] = next;
+      },
+    });
+  }
+}
+
+// malloc that returns an unsigned address (memory may exceed 2 GiB) and throws instead of returning 0.
+export function malloc(bytes) {
+  const ptr = rt.M._malloc(bytes) >>> 0;
+  if (ptr === 0) {
+    throw new RangeError(
+      `cuckoo-wasm: out of WebAssembly memory allocating ${bytes} bytes (the limit is 4 GiB)`,
+    );
+  }
+  return ptr;
+}
+
+export function free(ptr) {
+  rt.M._free(ptr);
+}
+
+// Makes the scratch buffer at least `bytes` long. It stays that size: it only grows for keys longer
+// than ~1 KiB, and one buffer per module is cheaper than an allocation per call.
+export function ensureScratch(bytes) {
+  if (bytes <= rt.scratchCap) return;
+  let cap = rt.scratchCap * 2;
+  while (cap < bytes) cap *= 2;
+  const ptr = malloc(cap);
+  free(rt.scratch);
+  rt.scratch = ptr;
+  rt.scratchArg = ptr | 0;
+  rt.scratchCap = cap;
+}
+
+// Error kinds recorded by wasm/factory.cpp (enum ErrorKind).
+const kInvalidArgument = 1;
+const kOutOfMemory = 2;
+
+// Builds the JS Error for the last failed create/deserialize: options out of range and tables that do
+// not fit in memory are RangeErrors, bad bytes are Errors; the message is the C++ what() text.
+export function lastError() {
+  const M = rt.M;
+  const kind = M._lastErrorKind();
+  const message = M._lastErrorMessage();
+  if (kind === kInvalidArgument || kind === kOutOfMemory) return new RangeError(message);
+  return new Error(message);
+}
