@@ -1,0 +1,202 @@
+// js-tests/errors.test.js: every error the API throws: its class and its message.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { CuckooFilter } from '../js/index.js';
+
+const methods = ['add', 'has', 'delete', 'count'];
+
+test('keys of the wrong type are a TypeError naming what was given', async () => {
+  const f = await CuckooFilter.create({ capacity: 100 });
+  const cases = [
+    [null, /got null/],
+    [undefined, /got undefined/],
+    [true, /got true/],
+    [{}, /got Object/],
+    [[1, 2], /got Array/],
+    [Symbol('s'), /got symbol/],
+    [() => 1, /got function/],
+    [new Date(0), /got Date/],
+  ];
+  for (const method of methods) {
+    for (const [key, message] of cases) {
+      assert.throws(() => f[method](key), { name: 'TypeError', message }, `${method}(${String(key)})`);
+    }
+  }
+  for (const key of [1.5, NaN, Infinity, -Infinity, 0.1]) {
+    assert.throws(() => f.add(key), { name: 'TypeError', message: /must be an integer/ }, String(key));
+  }
+  assert.equal(f.size, 0, 'nothing was added');
+  f.dispose();
+});
+
+test('integers out of range are a RangeError', async () => {
+  const f = await CuckooFilter.create({ capacity: 100 });
+  for (const method of methods) {
+    for (const key of [-1, -(2 ** 40), 2 ** 53, 2 ** 64, Number.MAX_VALUE]) {
+      assert.throws(() => f[method](key), { name: 'RangeError', message: /0\.\.2\^53-1.*bigint/ }, `${method}(${key})`);
+    }
+    for (const key of [-1n, 2n ** 64n, -(2n ** 64n)]) {
+      assert.throws(() => f[method](key), { name: 'RangeError', message: /0\.\.2\^64-1/ }, `${method}(${key}n)`);
+    }
+  }
+  f.dispose();
+});
+
+test('addAll() checks every key before adding any; hasMany() throws on a bad key', async () => {
+  const f = await CuckooFilter.create({ capacity: 100 });
+  assert.throws(() => f.addAll(['a', 'b', null]), TypeError);
+  assert.throws(() => f.addAll(['a', -1]), RangeError);
+  assert.equal(f.size, 0, 'nothing added');
+  assert.throws(() => f.hasMany(['a', {}]), TypeError);
+  assert.throws(() => f.addAll('abc'), { name: 'TypeError', message: /array or an iterable/ });
+  assert.throws(() => f.addAll(42), TypeError);
+  assert.throws(() => f.hasMany(undefined), TypeError);
+  f.dispose();
+});
+
+test('options out of range are a RangeError naming the option', async () => {
+  const cases = [
+    [{ capacity: 0 }, /options\.capacity must be an integer in 1\.\./],
+    [{ capacity: -5 }, /options\.capacity/],
+    [{ capacity: 1.5 }, /options\.capacity must be an integer/],
+    [{ capacity: 2 ** 60 }, /options\.capacity.*bigint/],
+    [{ capacity: 100, fpr: 0 }, /options\.fpr must be a number in \(0, 1\)/],
+    [{ capacity: 100, fpr: 1 }, /options\.fpr/],
+    [{ capacity: 100, fpr: NaN }, /options\.fpr/],
+    [{ capacity: 100, fingerprintBits: 3 }, /options\.fingerprintBits must be an integer in 4\.\.32/],
+    [{ capacity: 100, fingerprintBits: 33 }, /options\.fingerprintBits/],
+    [{ capacity: 100, bucketSize: 3 }, /options\.bucketSize must be 2, 4 or 8 \(got 3\)/],
+    [{ capacity: 100, bucketSize: 16 }, /options\.bucketSize/],
+    [{ capacity: 100, maxKicks: -1 }, /options\.maxKicks/],
+    [{ capacity: 100, maxKicks: 2 ** 21 }, /options\.maxKicks must be an integer in 0\.\.1048576/],
+    [{ capacity: 100, seed: -1 }, /options\.seed/],
+    [{ capacity: 100, seed: 2n ** 64n }, /options\.seed/],
+    [{ capacity: 100, targetLoad: 0 }, /options\.targetLoad must be a number in \(0, 1\]/],
+    [{ capacity: 100, targetLoad: 1.5 }, /options\.targetLoad/],
+    [{ bucketCount: 0 }, /options\.bucketCount must be an integer in 1\.\.4294967296/],
+    [{ bucketCount: 2 ** 32 + 2 }, /options\.bucketCount/],
+    [{ capacity: 100, fpr: 0.01, fingerprintBits: 8 }, /either options\.fpr or options\.fingerprintBits/],
+    [{ capacity: 100, semiSort: true, bucketSize: 8 }, /semiSort requires bucketSize 4/],
+    // Only the core can tell these: its std::invalid_argument message comes through as a RangeError.
+    [{ capacity: 2n ** 40n }, /^cuckoo: capacity \d+ needs more than 2\^32 buckets$/],
+    [{ bucketCount: 2 ** 32, fingerprintBits: 32 }, /^cuckoo: capacity: a table of \d+ bytes exceeds this platform's address space$/],
+    [{ capacity: 100, fpr: 1e-12 }, /^cuckoo: fpr .* needs more than 32 fingerprint bits$/],
+  ];
+  for (const [options, message] of cases) {
+    const shown = JSON.stringify(options, (k, v) => (typeof v === 'bigint' ? `${v}n` : v));
+    await assert.rejects(CuckooFilter.create(options), { name: 'RangeError', message }, shown);
+    assert.throws(() => new CuckooFilter(options), { name: 'RangeError', message }, shown);
+  }
+});
+
+test('options of the wrong type, unknown or missing are a TypeError', async () => {
+  const cases = [
+    [undefined, /options must be an object/],
+    [null, /options must be an object/],
+    [1000, /options must be an object/],
+    [{}, /options\.capacity is required/],
+    [{ capacity: '1000' }, /options\.capacity must be an integer \(number or bigint\) \(got string\)/],
+    [{ capacity: 100, fpr: '0.1' }, /options\.fpr must be a number/],
+    [{ capacity: 100, semiSort: 1 }, /options\.semiSort must be a boolean/],
+    [{ capacity: 100, fingerprintbits: 8 }, /unknown option 'fingerprintbits'/],
+  ];
+  for (const [options, message] of cases) {
+    await assert.rejects(CuckooFilter.create(options), { name: 'TypeError', message }, String(options));
+  }
+});
+
+test('a table larger than WebAssembly memory is a RangeError, not an abort', async () => {
+  // A table of 4 GiB - 8 MiB (one byte per bucket at b=2, f=4): within wasm32's address space, so the core
+  // accepts the configuration, but it cannot fit next to the 16 MiB the heap starts with, so the allocation
+  // fails before touching any page (std::bad_alloc -> RangeError).
+  await assert.rejects(CuckooFilter.create({ bucketCount: 2 ** 32 - 2 ** 23, bucketSize: 2, fingerprintBits: 4 }), {
+    name: 'RangeError',
+    message: /memory/,
+  });
+  // The module still works afterwards.
+  const f = await CuckooFilter.create({ capacity: 10 });
+  assert.equal(f.add('alive'), true);
+  f.dispose();
+});
+
+test('bad bytes: an Error carrying the C++ FormatError message', async () => {
+  const f = await CuckooFilter.create({ capacity: 100, seed: 1 });
+  f.addAll(['a', 'b', 'c']);
+  const good = f.serialize();
+  f.dispose();
+  const flipped = good.slice();
+  flipped[100] ^= 0x10;
+  const badMagic = good.slice();
+  badMagic[0] = 0x58;
+  const badVersion = good.slice();
+  badVersion[4] = 2;
+  const badFlags = good.slice();
+  badFlags[7] = 0x80;
+  const cases = [
+    [new Uint8Array(0), /^cuckoo: truncated input: 0 bytes is shorter than the 64-byte header and checksum$/],
+    [good.subarray(0, 10), /^cuckoo: truncated input: 10 bytes/],
+    [good.subarray(0, good.length - 1), new RegExp(`^cuckoo: truncated input: expected ${good.length} bytes, got ${good.length - 1}$`)],
+    [new Uint8Array([...good, 0]), new RegExp(`^cuckoo: trailing bytes: expected ${good.length} bytes, got ${good.length + 1}$`)],
+    [flipped, /^cuckoo: checksum mismatch: the bytes are corrupted$/],
+    [badMagic, /^cuckoo: bad magic: not a cuckoo filter$/],
+    [badVersion, /^cuckoo: unsupported format version 2/],
+    [badFlags, /^cuckoo: unknown flag bits/],
+  ];
+  for (const [bytes, message] of cases) {
+    await assert.rejects(CuckooFilter.deserialize(bytes), (err) => {
+      assert.equal(err.constructor, Error);
+      assert.match(err.message, message);
+      return true;
+    });
+    assert.throws(() => CuckooFilter.deserializeSync(bytes), { name: 'Error', message });
+  }
+});
+
+test('every single-bit flip of a serialized filter is rejected', async () => {
+  const f = await CuckooFilter.create({ bucketCount: 8, fingerprintBits: 8, seed: 4 });
+  f.addAll(['p', 'q', 'r']);
+  const good = f.serialize();
+  f.dispose();
+  for (let bit = 0; bit < good.length * 8; bit++) {
+    const bad = good.slice();
+    bad[bit >> 3] ^= 1 << (bit & 7);
+    assert.throws(() => CuckooFilter.deserializeSync(bad), { name: 'Error', message: /^cuckoo: / }, `bit ${bit}`);
+  }
+});
+
+test('deserialize() of something that is not bytes is a TypeError', async () => {
+  for (const value of [null, undefined, 'CKOO', 42, [1, 2, 3], {}]) {
+    await assert.rejects(CuckooFilter.deserialize(value), TypeError);
+  }
+});
+
+test('after dispose(), every call throws an Error saying so', async () => {
+  const f = await CuckooFilter.create({ capacity: 100 });
+  f.dispose();
+  assert.throws(() => f.add('a'), {
+    name: 'Error',
+    message: 'cuckoo-wasm: CuckooFilter.add() called after dispose(): the filter was disposed',
+  });
+  assert.throws(() => f.bitsPerItem, /bitsPerItem\(\) called after dispose/);
+});
+
+test('the synchronous API before the module is loaded throws an Error that says what to do', () => {
+  const index = fileURLToPath(new URL('../js/index.js', import.meta.url));
+  const script = `
+    import { CuckooFilter } from ${JSON.stringify(index)};
+    try { new CuckooFilter({ capacity: 10 }); console.log('no error'); }
+    catch (e) { console.log(e.constructor.name + ': ' + e.message); }
+    try { CuckooFilter.deserializeSync(new Uint8Array(64)); console.log('no error'); }
+    catch (e) { console.log(e.constructor.name + ': ' + e.message); }
+    await CuckooFilter.ready;
+    console.log(new CuckooFilter({ capacity: 10 }).add('ok'));
+  `;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const lines = r.stdout.trim().split('\n');
+  assert.match(lines[0], /^Error: cuckoo-wasm: the WebAssembly module is not loaded yet: `await CuckooFilter.ready`/);
+  assert.match(lines[1], /^Error: cuckoo-wasm: the WebAssembly module is not loaded yet/);
+  assert.equal(lines[2], 'true');
+});
