@@ -1,0 +1,236 @@
+// js/index.d.ts: hand-written types for cuckoo-wasm (ESM `import` and CommonJS `require` alike).
+//
+// A cuckoo filter (Fan et al., CoNEXT 2014) answers "may this key be in the set?": never a false
+// negative for a key added and not deleted, false positives at most `fprBound`, and deletion.
+// One C++ core (core/) compiled to WebAssembly; the binary format is byte-identical to native C++.
+//
+//   import { CuckooFilter } from 'cuckoo-wasm';
+//   const f = await CuckooFilter.create({ capacity: 1_000_000, fpr: 0.001 });
+//   f.add('alice');                 // true
+//   f.has('alice');                 // true, always
+//   const bytes = f.serialize();    // Uint8Array, readable by native cuckoo::CuckooFilter::deserialize
+//   f.dispose();                    // frees the WebAssembly memory now (or let GC do it, eventually)
+
+/**
+ * A key. It is hashed as bytes, exactly as the native API hashes them:
+ * - `string`: its UTF-8 bytes (as `TextEncoder` encodes them: a lone surrogate becomes U+FFFD, bytes
+ *   EF BF BD). No Unicode normalization: "é" (U+00E9) and "e\u0301" are different keys.
+ * - `Uint8Array` or any other `ArrayBufferView` (`DataView`, `Uint32Array`, Node `Buffer`, ...): its bytes,
+ *   from `byteOffset` for `byteLength`. `ArrayBuffer` / `SharedArrayBuffer`: all of its bytes.
+ * - `number`: an integer in 0..2^53-1, hashed as its 8 little-endian bytes like native `insert(uint64_t)`.
+ * - `bigint`: 0..2^64-1, the same 8 little-endian bytes.
+ *
+ * So `"abc"` and `Uint8Array.of(97, 98, 99)` are the same key, and so are `7`, `7n` and
+ * `Uint8Array.of(7, 0, 0, 0, 0, 0, 0, 0)`; but `7` and `"7"` are not.
+ *
+ * Any other value throws a `TypeError` (null, undefined, booleans, objects, symbols, and numbers that are
+ * not integers: 1.5, NaN, ±Infinity). An integer out of range throws a `RangeError` (negative, or a
+ * number above 2^53-1: pass a bigint for those, or a bigint above 2^64-1). `-0` is `0`.
+ */
+export type Key = string | number | bigint | ArrayBufferView | ArrayBuffer | SharedArrayBuffer;
+
+/**
+ * Options for {@link CuckooFilter.create} and `new CuckooFilter()`. Give `capacity` (or `bucketCount`);
+ * everything else has a default. Validated in JS before anything reaches the core: a value of the wrong
+ * type, an unknown option or a missing capacity is a `TypeError`; a value out of range is a `RangeError`
+ * whose message names the option (e.g. "cuckoo-wasm: options.bucketSize must be 2, 4 or 8 (got 3)").
+ * Limits only the sizing can tell (a capacity needing more than 2^32 buckets, a table too large for the
+ * 4 GiB of WebAssembly memory) are a `RangeError` with the core's message (e.g. "cuckoo: capacity ...").
+ */
+export interface CuckooFilterOptions {
+  /** Number of distinct keys the filter must accept: an integer >= 1 (number up to 2^53-1, or bigint).
+   * The table gets `ceil(capacity / (bucketSize * targetLoad))` buckets (rounded up to even). */
+  capacity?: number | bigint;
+  /** Target false-positive rate in (0, 1); picks the smallest fingerprint with 2b/(2^f-1) <= fpr.
+   * Set either `fpr` or `fingerprintBits`, not both. With neither, fpr = 0.01. */
+  fpr?: number;
+  /** Fingerprint length in bits, 4..32 (with `semiSort`, each entry stores one bit less). */
+  fingerprintBits?: number;
+  /** Entries per bucket: 2, 4 (default) or 8. */
+  bucketSize?: 2 | 4 | 8;
+  /** Relocations tried before an insert gives up and reports full, 0..2^20 (default 500, as in the paper). */
+  maxKicks?: number;
+  /** Seeds the key hash and the relocation walk: 0..2^53-1 as a number, 0..2^64-1 as a bigint (default 0).
+   * Same keys + options + seed + operation order = the same bytes, natively and in WebAssembly. */
+  seed?: number | bigint;
+  /** Semi-sorted buckets (paper section 5.2): one bit less per entry. Requires `bucketSize` 4. */
+  semiSort?: boolean;
+  /** Fraction of slots expected to be used at `capacity` keys, in (0, 1]; default 0.82 / 0.94 / 0.97 for
+   * bucketSize 2 / 4 / 8. Lower values buy faster inserts near capacity with more memory. */
+  targetLoad?: number;
+  /** Advanced: the exact number of buckets, 1..2^32 (rounded up to even). Overrides `capacity` sizing. */
+  bucketCount?: number | bigint;
+}
+
+/**
+ * A cuckoo filter living in WebAssembly memory.
+ *
+ * Each filter owns memory outside the JS heap: call {@link CuckooFilter.dispose} (or use `using`) when done.
+ * A `FinalizationRegistry` frees filters that are garbage-collected without `dispose()`, but garbage
+ * collection is not guaranteed to run soon (or at all), so do not rely on it for many or large filters.
+ * After `dispose()`, every method and property throws an `Error` saying the filter was disposed.
+ *
+ * Not thread-safe in the usual sense: a filter belongs to the JS realm (thread) that created it; move it
+ * between workers with `serialize()` / `deserialize()`.
+ */
+export declare class CuckooFilter {
+  /**
+   * Creates an empty filter synchronously. The WebAssembly module must be loaded first:
+   * `await CuckooFilter.ready` once (or use the async {@link CuckooFilter.create}).
+   * @param options the filter's shape; see {@link CuckooFilterOptions}.
+   * @throws {Error} if the module is not loaded yet.
+   * @throws {TypeError} for options of the wrong type, unknown or missing options.
+   * @throws {RangeError} for options out of range, naming the option, or a table that does not fit in
+   *   WebAssembly memory (4 GiB).
+   */
+  constructor(options: CuckooFilterOptions);
+
+  /**
+   * Resolves once the WebAssembly module is compiled and instantiated (the same promise every time);
+   * after that, `new CuckooFilter()` and {@link CuckooFilter.deserializeSync} work. Loading starts on
+   * first use of `ready`, `create()` or `deserialize()`, not at import. Rejects if WebAssembly is
+   * unavailable.
+   */
+  static readonly ready: Promise<void>;
+
+  /**
+   * Loads the module if needed, then creates an empty filter.
+   * @param options the filter's shape; see {@link CuckooFilterOptions}.
+   * @returns a promise of the new filter.
+   * @throws (rejects) {TypeError} / {RangeError} as the constructor does.
+   */
+  static create(options: CuckooFilterOptions): Promise<CuckooFilter>;
+
+  /**
+   * Loads the module if needed, then reads a filter from the portable binary format (docs/format.md),
+   * as written by {@link CuckooFilter.serialize} or by native `cuckoo::CuckooFilter::serialize()`.
+   * Everything is validated before anything is trusted.
+   * @param bytes the serialized filter: a `Uint8Array` (any offset), another view, or an `ArrayBuffer`.
+   * @returns a promise of the filter.
+   * @throws (rejects) {TypeError} if `bytes` is not binary data.
+   * @throws (rejects) {Error} on bad bytes, with the core's FormatError message, e.g.
+   *   "cuckoo: truncated input: expected 1080 bytes, got 1000", "cuckoo: bad magic: not a cuckoo filter",
+   *   "cuckoo: checksum mismatch: the bytes are corrupted", "cuckoo: trailing bytes: ...".
+   * @throws (rejects) {RangeError} if the filter does not fit in WebAssembly memory.
+   */
+  static deserialize(bytes: ArrayBufferView | ArrayBuffer): Promise<CuckooFilter>;
+
+  /**
+   * {@link CuckooFilter.deserialize}, synchronously; needs `await CuckooFilter.ready` first.
+   * @throws {Error} if the module is not loaded yet, or on bad bytes (as `deserialize`).
+   * @throws {TypeError} if `bytes` is not binary data. {RangeError} if it does not fit in memory.
+   */
+  static deserializeSync(bytes: ArrayBufferView | ArrayBuffer): CuckooFilter;
+
+  /**
+   * Adds one copy of `key`.
+   * @returns `true` if the key is now stored; `false` if the filter is full, in which case nothing changed
+   *   and nothing already stored was lost (the filter stays full until a `delete()` makes room).
+   * @throws {TypeError} / {RangeError} for an invalid key (see {@link Key}).
+   */
+  add(key: Key): boolean;
+
+  /**
+   * @returns `true` if `key` may be in the set: always for a key added and not deleted; for other keys
+   *   with probability at most {@link CuckooFilter.fprBound}.
+   * @throws {TypeError} / {RangeError} for an invalid key.
+   */
+  has(key: Key): boolean;
+
+  /**
+   * Removes one copy of `key`. Only delete keys you added: deleting a key that was never added may
+   * remove another key's colliding fingerprint (and make that key a false negative).
+   * @returns `true` if a copy was found and removed, `false` otherwise.
+   * @throws {TypeError} / {RangeError} for an invalid key.
+   */
+  delete(key: Key): boolean;
+
+  /**
+   * @returns the number of stored fingerprints matching `key`: at least the number of copies added and
+   *   not deleted (more if other keys collide).
+   * @throws {TypeError} / {RangeError} for an invalid key.
+   */
+  count(key: Key): number;
+
+  /**
+   * Adds keys in order, in batches (one WebAssembly call per chunk of up to 16384 keys, with prefetching).
+   * Every key is checked first: an invalid key throws before anything is added.
+   * @param keys an array or any iterable of keys.
+   * @returns how many keys were added. Stops at the first key that does not fit: when the result `n` is
+   *   less than the number of keys, `keys[0..n)` were added, `keys[n]` did not fit (the filter is full,
+   *   `isFull` is true) and the rest were not tried. Nothing already stored is lost.
+   * @throws {TypeError} if `keys` is not iterable or a key has the wrong type; {RangeError} for an integer
+   *   key out of range.
+   */
+  addAll(keys: Iterable<Key>): number;
+
+  /**
+   * Looks up keys in batches (as {@link CuckooFilter.addAll}).
+   * @param keys an array or any iterable of keys.
+   * @returns one byte per key, in order: 1 if the key may be in the set, else 0.
+   * @throws {TypeError} / {RangeError} for an invalid key (no partial result).
+   */
+  hasMany(keys: Iterable<Key>): Uint8Array;
+
+  /** Removes every key; keeps the configuration and the memory. */
+  clear(): void;
+
+  /**
+   * @returns the filter in the portable binary format (docs/format.md): a 56-byte header, the packed
+   *   table, an 8-byte checksum; `byteLength` bytes, identical to what native C++ writes for the same
+   *   filter. A fresh copy, independent of the filter.
+   */
+  serialize(): Uint8Array;
+
+  /** Frees the filter's WebAssembly memory now. Idempotent; afterwards every call throws an `Error`. */
+  dispose(): void;
+
+  /** The same as {@link CuckooFilter.dispose}, for `using f = await CuckooFilter.create(...)`. */
+  [Symbol.dispose](): void;
+
+  /** `true` once {@link CuckooFilter.dispose} was called (never throws). */
+  readonly disposed: boolean;
+
+  /** Items stored, counting every copy (and a parked victim, see `isFull`). */
+  readonly size: number;
+
+  /**
+   * The slot count: `bucketCount * bucketSize`, the most fingerprints the table can hold. This is not the
+   * `capacity` option you asked for: it is at least that (sizing divides by `targetLoad`), and it is what
+   * a deserialized filter can report, since the format stores the table shape, not the request. Expect
+   * inserts to start failing somewhat below it (about 95% full for bucketSize 4).
+   */
+  readonly capacity: number;
+
+  /** `size / capacity`. */
+  readonly loadFactor: number;
+
+  /** Table bits per stored item: `(byteLength - 64) * 8 / size`; `Infinity` when empty. */
+  readonly bitsPerItem: number;
+
+  /** The length of {@link CuckooFilter.serialize}'s result in bytes (table bytes + 64); about the
+   * WebAssembly memory the filter occupies. */
+  readonly byteLength: number;
+
+  /** `true` when an insert ran out of kicks and parked its last fingerprint: `add()` returns `false`
+   * until a `delete()` makes room. */
+  readonly isFull: boolean;
+
+  /** Number of buckets (even, at most 2^32). */
+  readonly bucketCount: number;
+  /** Entries per bucket: 2, 4 or 8. */
+  readonly bucketSize: 2 | 4 | 8;
+  /** Fingerprint length in bits (4..32). */
+  readonly fingerprintBits: number;
+  /** Whether buckets are semi-sorted (one bit less per entry). */
+  readonly semiSort: boolean;
+  /** Relocations tried before an insert reports full. */
+  readonly maxKicks: number;
+  /** The hash seed, as a bigint (0..2^64-1). */
+  readonly seed: bigint;
+  /** Upper bound of the false-positive rate of a full filter: `1 - (1 - 1/(2^f - 1))^(2b)`. */
+  readonly fprBound: number;
+}
+
+/** The same promise as {@link CuckooFilter.ready}, as a function. */
+export declare function ready(): Promise<void>;
