@@ -2,6 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { CuckooFilter, ready } from '../js/index.js';
 
 test('create(): add/has/delete/count on a fresh filter', async () => {
@@ -226,4 +228,26 @@ test('CommonJS entry: require() gives a working CuckooFilter with the same bytes
   assert.deepEqual(a.serialize(), b.serialize());
   a.dispose();
   b.dispose();
+});
+
+test('filters never disposed are freed after garbage collection (FinalizationRegistry)', () => {
+  const index = fileURLToPath(new URL('../js/index.js', import.meta.url));
+  const runtime = fileURLToPath(new URL('../js/runtime.js', import.meta.url));
+  // 100 filters of ~1 MiB each, dropped without dispose(): without the registry the heap would grow by
+  // ~100 MiB; with it, collected filters give their memory back and later ones reuse it.
+  const script = `
+    import { CuckooFilter } from ${JSON.stringify(index)};
+    import { rt } from ${JSON.stringify(runtime)};
+    await CuckooFilter.ready;
+    const tick = () => new Promise((r) => setTimeout(r, 0));
+    for (let i = 0; i < 100; i++) {
+      new CuckooFilter({ capacity: 600_000 }).add(i);
+      if (i % 5 === 4) { globalThis.gc(); await tick(); }
+    }
+    console.log(rt.M.HEAPU8.length);
+  `;
+  const r = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const heapBytes = Number(r.stdout.trim());
+  assert.ok(heapBytes < 40 * 2 ** 20, `heap grew to ${heapBytes} bytes`);
 });

@@ -11,6 +11,14 @@
 //   const bytes = f.serialize();    // Uint8Array, readable by native cuckoo::CuckooFilter::deserialize
 //   f.dispose();                    // frees the WebAssembly memory now (or let GC do it, eventually)
 
+// Symbol.dispose for projects whose `lib` predates it (TypeScript < 5.2 or no esnext.disposable); the same
+// declaration as lib.esnext.disposable and @types/node, so they merge.
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
+}
+
 /**
  * A key. It is hashed as bytes, exactly as the native API hashes them:
  * - `string`: its UTF-8 bytes (as `TextEncoder` encodes them: a lone surrogate becomes U+FFFD, bytes
