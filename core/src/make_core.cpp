@@ -21,7 +21,10 @@ std::unique_ptr<FilterCore> make_packed(const Config& config) {
     case 12: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 12>>>(config);
     case 16: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 16>>>(config);
     case 32: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 32>>>(config);
-    default: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0>>>(config);
+    default:
+      if (kBucketSize * config.fingerprint_bits <= 57)
+        return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0, true>>>(config);
+      return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0>>>(config);
   }
 }
 
