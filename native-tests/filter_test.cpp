@@ -1,0 +1,475 @@
+// native-tests/filter_test.cpp: every public CuckooFilter operation, in every configuration.
+//
+// Configurations: bucket size 2/4/8 x fingerprint bits 4/8/12/16/32 (the widths compiled in), the odd widths
+// 5/13/17/31 (the run-time-width code path), and semi-sorted buckets (b = 4) at 4..32 bits, including the
+// fixed semi-sorted widths 9/13/17. Each test is one concern, checked for each configuration; the random
+// operation mix against a model is property_test.cpp, fill-to-failure is load_test.cpp.
+#include <gtest/gtest.h>
+
+#include <cuckoo/cuckoo.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "filter_core.h"
+
+namespace {
+
+using cuckoo::CuckooFilter;
+using cuckoo::Options;
+
+struct Shape {
+  unsigned b, f;
+  bool semi_sort;
+};
+
+void PrintTo(const Shape& s, std::ostream* os) {
+  *os << "b=" << s.b << " f=" << s.f << (s.semi_sort ? " semi-sorted" : "");
+}
+
+std::vector<Shape> all_shapes() {
+  std::vector<Shape> shapes;
+  for (unsigned b : {2u, 4u, 8u})
+    for (unsigned f : {4u, 8u, 12u, 16u, 32u, 5u, 13u, 17u, 31u}) shapes.push_back({b, f, false});
+  for (unsigned f : {4u, 5u, 8u, 9u, 12u, 13u, 16u, 17u, 31u, 32u}) shapes.push_back({4, f, true});
+  return shapes;
+}
+
+std::string shape_name(const ::testing::TestParamInfo<Shape>& info) {
+  return "b" + std::to_string(info.param.b) + "_f" + std::to_string(info.param.f) +
+         (info.param.semi_sort ? "_semisort" : "");
+}
+
+Options options_for(const Shape& s, uint64_t bucket_count = 1024, uint64_t seed = 0) {
+  Options o;
+  o.bucket_size = s.b;
+  o.fingerprint_bits = s.f;
+  o.semi_sort = s.semi_sort;
+  o.bucket_count = bucket_count;
+  o.seed = seed;
+  return o;
+}
+
+std::string le_bytes(uint64_t v) {
+  std::string s(8, '\0');
+  for (int b = 0; b < 8; ++b) s[b] = static_cast<char>(v >> (8 * b));
+  return s;
+}
+
+// Distinct pseudo-random keys (a bijection of 0..n-1, so never a repeat).
+std::vector<uint64_t> keys(size_t n, uint64_t salt) {
+  std::vector<uint64_t> out(n);
+  for (size_t i = 0; i < n; ++i) out[i] = (i + salt * 0x100000000ull) * 0x9E3779B97F4A7C15ull;
+  return out;
+}
+
+// Entries actually in the table (a full scan), plus a parked victim: must always equal size().
+uint64_t stored_items(const CuckooFilter& f) {
+  return f.core().count_entries() + (f.is_full() ? 1 : 0);
+}
+
+class FilterTest : public ::testing::TestWithParam<Shape> {
+ protected:
+  Shape shape() const { return GetParam(); }
+  // How many keys a filter of this shape takes without any chance of an insert failing: half the slots,
+  // except for 4-bit fingerprints in buckets of 2, which fill only to ~26% (load_test.cpp: with 15
+  // fingerprint values, a bucket has only 15 possible partners and the cuckoo graph jams early).
+  size_t comfortable(const CuckooFilter& f, double fraction = 0.5) const {
+    if (shape().b == 2 && shape().f == 4) fraction = std::min(fraction, 0.15);
+    return static_cast<size_t>(f.slot_count() * fraction);
+  }
+  Options options(uint64_t bucket_count = 1024, uint64_t seed = 0) const { return options_for(GetParam(), bucket_count, seed); }
+};
+
+TEST_P(FilterTest, EmptyFilterAnswersNo) {
+  const CuckooFilter filter(options());
+  EXPECT_EQ(filter.size(), 0u);
+  EXPECT_FALSE(filter.is_full());
+  EXPECT_EQ(filter.load_factor(), 0.0);
+  EXPECT_TRUE(std::isinf(filter.bits_per_item()));
+  EXPECT_EQ(filter.bucket_count(), 1024u);
+  EXPECT_EQ(filter.slot_count(), 1024u * shape().b);
+  // No entry in the table, so no fingerprint can match: exactly false, not "probably".
+  for (uint64_t k : keys(2000, 1)) {
+    ASSERT_FALSE(filter.contains(k));
+    ASSERT_EQ(filter.count(k), 0u);
+  }
+  EXPECT_FALSE(filter.contains(""));
+  CuckooFilter mutable_copy(filter);
+  EXPECT_FALSE(mutable_copy.erase(uint64_t{1}));
+  EXPECT_FALSE(mutable_copy.erase("absent"));
+  EXPECT_EQ(mutable_copy.size(), 0u);
+}
+
+TEST_P(FilterTest, InsertContainsCountErase) {
+  CuckooFilter filter(options());
+  const auto ks = keys(comfortable(filter), 2);  // no insert may fail
+  for (size_t i = 0; i < ks.size(); ++i) {
+    ASSERT_TRUE(filter.insert(ks[i])) << i;
+    ASSERT_TRUE(filter.contains(ks[i])) << i;
+    ASSERT_GE(filter.count(ks[i]), 1u);
+    ASSERT_EQ(filter.size(), i + 1);
+  }
+  EXPECT_FALSE(filter.is_full());
+  EXPECT_EQ(stored_items(filter), ks.size());
+  for (uint64_t k : ks) ASSERT_TRUE(filter.contains(k)) << "false negative for " << k;
+  // Accounting.
+  const auto& c = filter.config();
+  EXPECT_DOUBLE_EQ(filter.load_factor(), static_cast<double>(ks.size()) / filter.slot_count());
+  EXPECT_DOUBLE_EQ(filter.bits_per_item(), c.table_bytes() * 8.0 / ks.size());
+  EXPECT_EQ(c.bits_per_entry(), shape().semi_sort ? shape().f - 1 : shape().f);
+  EXPECT_NEAR(filter.bits_per_item() * filter.load_factor(), c.bits_per_entry(), 0.01);
+  // Erase in a different order than inserted: each succeeds once and size follows.
+  for (size_t i = ks.size(); i-- > 0;) {
+    const size_t before = filter.count(ks[i]);
+    ASSERT_TRUE(filter.erase(ks[i])) << i;
+    ASSERT_EQ(filter.count(ks[i]), before - 1) << i;
+    ASSERT_EQ(filter.size(), i);
+    // The keys not yet erased are all still there (checked on a sample to keep this linear).
+    if (i % 97 == 0)
+      for (size_t j = 0; j < i; ++j) ASSERT_TRUE(filter.contains(ks[j])) << "erase of " << i << " lost " << j;
+  }
+  EXPECT_EQ(filter.core().count_entries(), 0u);
+  for (uint64_t k : ks) ASSERT_FALSE(filter.contains(k)) << "the table is empty";
+  EXPECT_EQ(filter.load_factor(), 0.0);
+}
+
+TEST_P(FilterTest, EraseOfAnAbsentKeyReturnsFalse) {
+  CuckooFilter filter(options());
+  const auto present = keys(comfortable(filter, 0.33), 3);
+  for (uint64_t k : present) ASSERT_TRUE(filter.insert(k));
+  const auto before = filter.serialize();
+  // An absent key's erase may only succeed if its fingerprint collides with a stored one (count > 0);
+  // with count == 0 it must fail and change nothing.
+  size_t refused = 0;
+  for (uint64_t k : keys(2000, 4)) {
+    if (filter.count(k) != 0) continue;
+    ASSERT_FALSE(filter.erase(k));
+    ++refused;
+  }
+  EXPECT_GT(refused, 100u);
+  EXPECT_EQ(filter.serialize(), before);
+}
+
+TEST_P(FilterTest, ClearKeepsConfigurationAndMemory) {
+  CuckooFilter filter(options(1024, 99));
+  const size_t memory = filter.memory_bytes();
+  const auto ks = keys(filter.slot_count() * 9 / 10, 5);
+  for (uint64_t k : ks)
+    if (!filter.insert(k)) break;
+  ASSERT_GT(filter.size(), 0u);
+  filter.clear();
+  EXPECT_EQ(filter.size(), 0u);
+  EXPECT_FALSE(filter.is_full());
+  EXPECT_EQ(filter.core().count_entries(), 0u);
+  EXPECT_EQ(filter.memory_bytes(), memory);
+  EXPECT_EQ(filter.config().bucket_count, 1024u);
+  EXPECT_EQ(filter.config().seed, 99u);
+  for (uint64_t k : ks) ASSERT_FALSE(filter.contains(k));
+  // Usable again.
+  for (size_t i = 0; i < 100; ++i) ASSERT_TRUE(filter.insert(ks[i]));
+  for (size_t i = 0; i < 100; ++i) ASSERT_TRUE(filter.contains(ks[i]));
+  EXPECT_EQ(filter.size(), 100u);
+}
+
+TEST_P(FilterTest, MemoryBytesCoversTheTable) {
+  for (uint64_t buckets : {uint64_t{2}, uint64_t{1024}, uint64_t{1} << 18}) {
+    const CuckooFilter filter(options(buckets));
+    const size_t table = filter.config().table_bytes();
+    EXPECT_GE(filter.memory_bytes(), table);
+    // Within a page (huge-page mappings round to 4 KiB) plus the fixed-size objects.
+    EXPECT_LE(filter.memory_bytes(), table + 4096 + 1024) << "buckets=" << buckets;
+  }
+}
+
+TEST_P(FilterTest, CopyIsDeepAndIdentical) {
+  CuckooFilter original(options(256, 7));
+  const auto ks = keys(comfortable(original), 6);
+  for (size_t i = 0; i < ks.size() / 2; ++i) ASSERT_TRUE(original.insert(ks[i]));
+
+  CuckooFilter copy(original);
+  EXPECT_EQ(copy.serialize(), original.serialize());
+  EXPECT_EQ(copy.size(), original.size());
+  // Independent: changing the copy leaves the original alone...
+  for (size_t i = ks.size() / 2; i < ks.size(); ++i) ASSERT_TRUE(copy.insert(ks[i]));
+  EXPECT_EQ(original.size(), ks.size() / 2);
+  // ...and the same operations on both give the same bytes (the kick RNG state is copied too).
+  for (size_t i = ks.size() / 2; i < ks.size(); ++i) ASSERT_TRUE(original.insert(ks[i]));
+  EXPECT_EQ(copy.serialize(), original.serialize());
+
+  CuckooFilter assigned(options(2));
+  assigned = original;
+  EXPECT_EQ(assigned.serialize(), original.serialize());
+  EXPECT_EQ(assigned.bucket_count(), 256u);
+  ASSERT_TRUE(assigned.erase(ks[0]));
+  EXPECT_TRUE(original.contains(ks[0]));
+  // Self-assignment is a no-op.
+  CuckooFilter& alias = assigned;
+  assigned = alias;
+  EXPECT_EQ(assigned.size(), original.size() - 1);
+}
+
+TEST_P(FilterTest, MoveTransfersTheFilter) {
+  CuckooFilter original(options(256, 8));
+  const auto ks = keys(300, 7);
+  for (uint64_t k : ks) ASSERT_TRUE(original.insert(k));
+  const auto bytes = original.serialize();
+
+  CuckooFilter moved(std::move(original));
+  EXPECT_EQ(moved.serialize(), bytes);
+  for (uint64_t k : ks) ASSERT_TRUE(moved.contains(k));
+
+  CuckooFilter target(options(2));
+  target = std::move(moved);
+  EXPECT_EQ(target.serialize(), bytes);
+  EXPECT_EQ(target.size(), ks.size());
+  // A moved-from filter can be assigned again and is then fully usable.
+  moved = CuckooFilter(options(64));
+  EXPECT_TRUE(moved.insert(uint64_t{1}));
+  EXPECT_TRUE(moved.contains(uint64_t{1}));
+  static_assert(std::is_nothrow_move_constructible_v<CuckooFilter>);
+  static_assert(std::is_nothrow_move_assignable_v<CuckooFilter>);
+}
+
+// A uint64_t key is its 8 little-endian bytes: all three overloads must be the same key, for every operation.
+TEST_P(FilterTest, IntegerKeysEqualTheirLittleEndianBytes) {
+  CuckooFilter by_int(options(512, 3)), by_bytes(options(512, 3)), by_pointer(options(512, 3));
+  const auto ks = keys(comfortable(by_int), 8);
+  for (uint64_t k : ks) {
+    const std::string b = le_bytes(k);
+    ASSERT_EQ(by_int.hash(k), by_int.hash(std::string_view(b)));
+    ASSERT_TRUE(by_int.insert(k));
+    ASSERT_TRUE(by_bytes.insert(std::string_view(b)));
+    ASSERT_TRUE(by_pointer.insert(b.data(), b.size()));
+  }
+  EXPECT_EQ(by_int.serialize(), by_bytes.serialize());
+  EXPECT_EQ(by_int.serialize(), by_pointer.serialize());
+  for (uint64_t k : keys(3000, 9)) {  // present and absent keys alike
+    const std::string b = le_bytes(k);
+    ASSERT_EQ(by_int.contains(k), by_int.contains(std::string_view(b)));
+    ASSERT_EQ(by_int.contains(k), by_int.contains(b.data(), b.size()));
+    ASSERT_EQ(by_int.count(k), by_int.count(std::string_view(b)));
+    ASSERT_EQ(by_int.count(k), by_int.count(b.data(), b.size()));
+  }
+  // Erasing through any overload removes the same entry.
+  for (size_t i = 0; i < ks.size(); ++i) {
+    const std::string b = le_bytes(ks[i]);
+    switch (i % 3) {
+      case 0: ASSERT_TRUE(by_int.erase(std::string_view(b))); break;
+      case 1: ASSERT_TRUE(by_int.erase(b.data(), b.size())); break;
+      default: ASSERT_TRUE(by_int.erase(ks[i])); break;
+    }
+  }
+  EXPECT_EQ(by_int.size(), 0u);
+  EXPECT_EQ(by_int.core().count_entries(), 0u);
+}
+
+// Byte keys are any bytes: empty, long, with NUL bytes (a string_view is not a C string).
+TEST_P(FilterTest, EmptyLongAndNulKeys) {
+  CuckooFilter filter(options(256));
+  const std::string empty;
+  const std::string long_key(1 << 20, 'x');
+  std::string long_key2 = long_key;
+  long_key2.back() = 'y';  // differs only in the last of a million bytes
+  const std::string nul1("a\0b", 3), nul2("a\0c", 3), nul3("\0\0\0", 3), nul4("\0", 1);
+  const std::vector<std::string> all = {empty, long_key, long_key2, nul1, nul2, nul3, nul4, "a"};
+  // Distinct keys hash differently (no truncation at a NUL, no length cap).
+  for (size_t i = 0; i < all.size(); ++i)
+    for (size_t j = i + 1; j < all.size(); ++j)
+      EXPECT_NE(filter.hash(all[i]), filter.hash(all[j])) << i << " vs " << j;
+
+  EXPECT_TRUE(filter.insert(std::string_view(empty)));
+  EXPECT_TRUE(filter.contains(std::string_view()));
+  EXPECT_TRUE(filter.contains(static_cast<const void*>(nullptr), 0)) << "nullptr + 0 is the empty key";
+  EXPECT_TRUE(filter.insert(long_key));
+  EXPECT_TRUE(filter.insert(nul1));
+  EXPECT_TRUE(filter.insert(nul3.data(), nul3.size()));
+  for (const std::string& k : {empty, long_key, nul1, nul3}) EXPECT_TRUE(filter.contains(k));
+  EXPECT_EQ(filter.size(), 4u);
+  EXPECT_TRUE(filter.erase(nul1));
+  EXPECT_TRUE(filter.erase(std::string_view()));
+  EXPECT_TRUE(filter.erase(long_key));
+  EXPECT_TRUE(filter.erase(nul3));
+  EXPECT_EQ(filter.size(), 0u);
+  EXPECT_EQ(filter.core().count_entries(), 0u);
+}
+
+// The same key 2b times fills exactly its two buckets; erasing it 2b times empties them again.
+TEST_P(FilterTest, SameKeyTwiceBucketSizeTimes) {
+  CuckooFilter filter(options(64));
+  const unsigned copies = 2 * shape().b;
+  for (unsigned i = 1; i <= copies; ++i) {
+    ASSERT_TRUE(filter.insert("dup")) << "copy " << i;
+    ASSERT_EQ(filter.count("dup"), i);
+    ASSERT_FALSE(filter.is_full()) << "copy " << i << " still had room";
+  }
+  for (unsigned i = copies; i-- > 0;) {
+    ASSERT_TRUE(filter.erase("dup"));
+    ASSERT_EQ(filter.count("dup"), i);
+  }
+  // Nothing else was ever stored, so the answer is exactly false.
+  EXPECT_FALSE(filter.contains("dup"));
+  EXPECT_FALSE(filter.erase("dup"));
+  EXPECT_EQ(filter.size(), 0u);
+}
+
+// Copy 2b + 1 overflows the two buckets (paper section 3): it is parked in the victim slot, nothing is lost,
+// the filter reports full, and erasing a copy brings the victim home.
+TEST_P(FilterTest, SameKeyOverflowGoesToTheVictimSlot) {
+  CuckooFilter filter(options(64));
+  const unsigned copies = 2 * shape().b;
+  for (unsigned i = 0; i < copies; ++i) ASSERT_TRUE(filter.insert(uint64_t{77}));
+  ASSERT_TRUE(filter.insert(uint64_t{77})) << "parking in the victim slot counts as stored";
+  EXPECT_TRUE(filter.is_full());
+  EXPECT_EQ(filter.count(uint64_t{77}), copies + 1);
+  EXPECT_EQ(filter.size(), copies + 1);
+  const auto bytes = filter.serialize();
+  EXPECT_FALSE(filter.insert(uint64_t{78}));
+  EXPECT_EQ(filter.serialize(), bytes) << "a refused insert changes nothing";
+  ASSERT_TRUE(filter.erase(uint64_t{77}));
+  EXPECT_EQ(filter.count(uint64_t{77}), copies);
+  EXPECT_EQ(stored_items(filter), filter.size());
+  for (unsigned i = copies; i-- > 0;) ASSERT_TRUE(filter.erase(uint64_t{77}));
+  EXPECT_FALSE(filter.contains(uint64_t{77}));
+  EXPECT_FALSE(filter.is_full());
+}
+
+// Two buckets: every key maps to {0, 1}, so exactly 2b keys fit in the table, one more parks as the victim
+// (insert returns true), and the next insert returns false without changing anything.
+TEST_P(FilterTest, VictimSlotSemantics) {
+  CuckooFilter filter(options(2, 5));
+  const auto ks = keys(100, 10);
+  const size_t slots = filter.slot_count();
+  size_t accepted = 0;
+  for (; accepted < ks.size(); ++accepted) {
+    const bool was_full = filter.is_full();
+    const auto before = filter.serialize();
+    const bool ok = filter.insert(ks[accepted]);
+    ASSERT_EQ(ok, !was_full) << "insert fails exactly when the victim slot is taken";
+    if (!ok) {
+      ASSERT_EQ(filter.serialize(), before);
+      break;
+    }
+  }
+  EXPECT_EQ(accepted, slots + 1);
+  EXPECT_TRUE(filter.is_full());
+  EXPECT_EQ(filter.size(), slots + 1);
+  EXPECT_DOUBLE_EQ(filter.load_factor(), static_cast<double>(slots + 1) / slots) << "size counts the victim";
+  EXPECT_EQ(filter.core().count_entries(), slots);
+  for (size_t i = 0; i < accepted; ++i) ASSERT_TRUE(filter.contains(ks[i])) << "lost key " << i;
+  EXPECT_FALSE(filter.insert(ks[accepted + 1]));
+  // Copies and round trips carry the victim.
+  const CuckooFilter copy(filter);
+  const auto bytes = filter.serialize();
+  const CuckooFilter loaded = CuckooFilter::deserialize(bytes.data(), bytes.size());
+  for (size_t i = 0; i < accepted; ++i) {
+    ASSERT_TRUE(copy.contains(ks[i]));
+    ASSERT_TRUE(loaded.contains(ks[i]));
+  }
+  EXPECT_TRUE(loaded.is_full());
+  // Erasing any key frees a slot the victim can take.
+  ASSERT_TRUE(filter.erase(ks[3]));
+  EXPECT_FALSE(filter.is_full());
+  EXPECT_EQ(filter.size(), slots);
+  EXPECT_EQ(filter.core().count_entries(), slots);
+  for (size_t i = 0; i < accepted; ++i)
+    if (i != 3) ASSERT_TRUE(filter.contains(ks[i])) << "lost key " << i;
+  EXPECT_TRUE(filter.insert(ks[3]));
+  EXPECT_TRUE(filter.is_full());
+}
+
+// insert_many/contains_many are the single operations, batched: same answers, same bytes.
+TEST_P(FilterTest, BatchOperationsAgreeWithSingleOperations) {
+  for (size_t n : {size_t{0}, size_t{1}, size_t{31}, size_t{256}, size_t{257}, size_t{1500}}) {
+    CuckooFilter single(options(4096, 11)), batch(options(4096, 11)), batch_sv(options(4096, 11));
+    const auto ks = keys(n, 11);
+    std::vector<std::string> strings;
+    for (uint64_t k : ks) strings.push_back(le_bytes(k));
+    const std::vector<std::string_view> views(strings.begin(), strings.end());
+    for (uint64_t k : ks) ASSERT_TRUE(single.insert(k));
+    EXPECT_EQ(batch.insert_many(ks.data(), n), n);
+    EXPECT_EQ(batch_sv.insert_many(views.data(), n), n);
+    EXPECT_EQ(batch.serialize(), single.serialize()) << "n=" << n;
+    EXPECT_EQ(batch_sv.serialize(), single.serialize()) << "n=" << n;
+
+    // Lookups: present keys interleaved with absent ones (including false-positive-prone small fps).
+    std::vector<uint64_t> queries;
+    for (size_t i = 0; i < n; ++i) queries.push_back(ks[i]);
+    for (uint64_t k : keys(n + 300, 12)) queries.push_back(k);
+    std::shuffle(queries.begin(), queries.end(), std::mt19937_64(n));
+    std::vector<std::string> qstrings;
+    for (uint64_t k : queries) qstrings.push_back(le_bytes(k));
+    const std::vector<std::string_view> qviews(qstrings.begin(), qstrings.end());
+    std::vector<uint8_t> out(queries.size(), 0xAA), out_sv(queries.size(), 0xAA);
+    single.contains_many(queries.data(), queries.size(), out.data());
+    single.contains_many(qviews.data(), qviews.size(), out_sv.data());
+    for (size_t i = 0; i < queries.size(); ++i) {
+      ASSERT_EQ(out[i], single.contains(queries[i]) ? 1 : 0) << i;
+      ASSERT_EQ(out_sv[i], out[i]) << i;
+    }
+  }
+}
+
+// insert_many stops at the first key that does not fit: the keys before it are in, it and the rest are not,
+// exactly as single inserts stopping at their first false.
+TEST_P(FilterTest, InsertManyStopsAtTheFirstFailure) {
+  CuckooFilter single(options(64, 12)), batch(options(64, 12));
+  const auto ks = keys(single.slot_count() * 2, 13);  // far more than fits
+  size_t fitted = 0;
+  while (single.insert(ks[fitted])) ++fitted;
+  ASSERT_LT(fitted, ks.size());
+  EXPECT_EQ(batch.insert_many(ks.data(), ks.size()), fitted);
+  EXPECT_EQ(batch.size(), fitted);
+  EXPECT_TRUE(batch.is_full());
+  EXPECT_EQ(batch.serialize(), single.serialize());
+  std::vector<uint8_t> out(fitted);
+  batch.contains_many(ks.data(), fitted, out.data());
+  for (size_t i = 0; i < fitted; ++i) ASSERT_EQ(out[i], 1) << "lost key " << i << " (victim slot included)";
+  // A full filter takes nothing more, via either batch overload.
+  EXPECT_EQ(batch.insert_many(ks.data() + fitted, 10), 0u);
+  const std::string s = le_bytes(ks[fitted]);
+  const std::string_view sv = s;
+  EXPECT_EQ(batch.insert_many(&sv, 1), 0u);
+  EXPECT_EQ(batch.serialize(), single.serialize());
+}
+
+// Seeds change the hash (and so the layout); equal seeds give equal filters.
+TEST_P(FilterTest, SeedSelectsTheHash) {
+  CuckooFilter a(options(1024, 1)), b(options(1024, 1)), c(options(1024, 2));
+  EXPECT_NE(a.hash(uint64_t{5}), c.hash(uint64_t{5}));
+  for (uint64_t k : keys(200, 14)) {
+    ASSERT_TRUE(a.insert(k));
+    ASSERT_TRUE(b.insert(k));
+    ASSERT_TRUE(c.insert(k));
+    ASSERT_TRUE(c.contains(k));
+  }
+  EXPECT_EQ(a.serialize(), b.serialize());
+  EXPECT_NE(a.serialize(), c.serialize());
+}
+
+INSTANTIATE_TEST_SUITE_P(AllShapes, FilterTest, ::testing::ValuesIn(all_shapes()), shape_name);
+
+// Constructing from a Config gives the same filter as the Options it resolves from.
+TEST(FilterConstruction, FromConfigEqualsFromOptions) {
+  Options o;
+  o.capacity = 10000;
+  o.fpr = 0.001;
+  o.seed = 5;
+  CuckooFilter a(o), b(cuckoo::resolve(o));
+  for (uint64_t k : keys(5000, 15)) {
+    ASSERT_TRUE(a.insert(k));
+    ASSERT_TRUE(b.insert(k));
+  }
+  EXPECT_EQ(a.serialize(), b.serialize());
+  EXPECT_EQ(a.config().fingerprint_bits, cuckoo::resolve(o).fingerprint_bits);
+}
+
+}  // namespace

@@ -1,0 +1,254 @@
+// native-tests/fpr_test.cpp: measured false-positive rates, and sizing from intent (Options{capacity, fpr}).
+//
+// 1. Per configuration: fill a filter to failure (the worst case: the paper's bound is for a full table),
+//    query >= 10^6 keys never inserted, and compare the measured rate with
+//    cuckoo::false_positive_bound(config) = 1 - (1 - 1/(2^f - 1))^(2b). The measurement is a binomial
+//    sample, so the check allows 4 standard deviations (+3/n) above the bound: a real excess of even a
+//    few percent over the bound still fails, a lucky draw does not. A loose lower check (at least half
+//    the rate expected at the reached load) catches a fingerprint that is accidentally too wide or a
+//    lookup that answers "no" too eagerly.
+// 2. Sizing from intent: for fpr in {0.1, 0.01, 0.001, 0.0001} and capacities 1..10^6, a filter built from
+//    Options{capacity, fpr} accepts `capacity` distinct keys and its measured rate (10^6 absent keys)
+//    does not exceed fpr.
+// 3. The promise behind sizing ("capacity distinct items always fit", cuckoo/options.h) across seeds and
+//    bucket sizes: see the KNOWN CORE BUG notes below.
+#include <gtest/gtest.h>
+
+#include <cuckoo/cuckoo.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using cuckoo::CuckooFilter;
+using cuckoo::Options;
+
+// Op counts shrink under sanitizers (~10x slower) and in unoptimised builds; CUCKOO_TEST_SCALE overrides.
+double test_scale() {
+  if (const char* s = std::getenv("CUCKOO_TEST_SCALE")) {
+    const double v = std::atof(s);
+    if (v > 0) return v;
+  }
+#if defined(__SANITIZE_ADDRESS__)
+  return 0.1;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  return 0.1;
+#endif
+#endif
+#ifndef NDEBUG
+  return 0.2;
+#else
+  return 1.0;
+#endif
+}
+
+// Distinct keys: a bijective mix of (stream, i). Inserted keys use stream 0, absent keys stream 1.
+uint64_t key(uint64_t stream, uint64_t i) {
+  uint64_t z = (stream << 40 | i) + 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;  // splitmix64 finaliser: a bijection of uint64_t
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// False positives among n keys never inserted (stream 1), via the batch lookup.
+uint64_t false_positives(const CuckooFilter& filter, uint64_t n) {
+  uint64_t hits = 0;
+  std::vector<uint64_t> batch;
+  std::vector<uint8_t> out;
+  for (uint64_t start = 0; start < n; start += 65536) {
+    const uint64_t end = std::min(n, start + 65536);
+    batch.clear();
+    for (uint64_t i = start; i < end; ++i) batch.push_back(key(1, i));
+    out.assign(batch.size(), 0);
+    filter.contains_many(batch.data(), batch.size(), out.data());
+    for (uint8_t o : out) hits += o;
+  }
+  return hits;
+}
+
+struct Shape {
+  unsigned b, f;
+  bool semi_sort;
+};
+
+void PrintTo(const Shape& s, std::ostream* os) {
+  *os << "b=" << s.b << " f=" << s.f << (s.semi_sort ? " semi-sorted" : "");
+}
+
+std::vector<Shape> all_shapes() {
+  std::vector<Shape> shapes;
+  for (unsigned b : {2u, 4u, 8u})
+    for (unsigned f : {4u, 8u, 12u, 16u, 32u, 5u, 13u, 17u, 31u}) shapes.push_back({b, f, false});
+  for (unsigned f : {4u, 5u, 8u, 9u, 12u, 13u, 16u, 17u, 31u, 32u}) shapes.push_back({4, f, true});
+  return shapes;
+}
+
+std::string shape_name(const ::testing::TestParamInfo<Shape>& info) {
+  return "b" + std::to_string(info.param.b) + "_f" + std::to_string(info.param.f) +
+         (info.param.semi_sort ? "_semisort" : "");
+}
+
+class FprTest : public ::testing::TestWithParam<Shape> {};
+
+TEST_P(FprTest, MeasuredRateWithinThePaperBound) {
+  const Shape s = GetParam();
+  Options o;
+  o.bucket_size = s.b;
+  o.fingerprint_bits = s.f;
+  o.semi_sort = s.semi_sort;
+  o.bucket_count = 1 << 14;
+  o.seed = 3;
+  CuckooFilter filter(o);
+  uint64_t inserted = 0;
+  while (filter.insert(key(0, inserted))) ++inserted;
+
+  const uint64_t n = std::max<uint64_t>(100000, static_cast<uint64_t>(1e6 * test_scale()));
+  const uint64_t hits = false_positives(filter, n);
+  const double rate = static_cast<double>(hits) / n;
+  const double bound = cuckoo::false_positive_bound(filter.config());
+  const double sigma = std::sqrt(bound * (1 - bound) / n);
+  const double limit = bound + 4 * sigma + 3.0 / n;
+  // At load a, a query meets ~2ba stored fingerprints, each equal to its own with probability 1/(2^f - 1).
+  const double expected =
+      1 - std::pow(1 - 1 / (std::ldexp(1.0, s.f) - 1), 2.0 * s.b * filter.load_factor());
+  std::printf("fpr b=%u f=%2u%s load %.4f: measured %.3e (%llu / %llu), expected at this load %.3e, bound %.3e\n",
+              s.b, s.f, s.semi_sort ? " ss" : "   ", filter.load_factor(), rate, static_cast<unsigned long long>(hits),
+              static_cast<unsigned long long>(n), expected, bound);
+  RecordProperty("measured_fpr", std::to_string(rate));
+  RecordProperty("bound", std::to_string(bound));
+  RecordProperty("load", std::to_string(filter.load_factor()));
+  EXPECT_LE(rate, limit) << "bound " << bound << ", measured " << hits << " of " << n;
+  if (expected * n >= 50) EXPECT_GE(rate, expected / 2) << "suspiciously few false positives";
+  // The single-key lookup agrees with the batch on a sample.
+  uint64_t single = 0;
+  for (uint64_t i = 0; i < 20000; ++i) single += filter.contains(key(1, i));
+  EXPECT_EQ(single, false_positives(filter, 20000));
+}
+
+INSTANTIATE_TEST_SUITE_P(AllShapes, FprTest, ::testing::ValuesIn(all_shapes()), shape_name);
+
+// ----- Sizing from intent -----
+
+struct Intent {
+  double fpr;
+  uint64_t capacity;
+};
+
+std::vector<Intent> intents() {
+  std::vector<Intent> v;
+  for (double fpr : {0.1, 0.01, 0.001, 0.0001})
+    for (uint64_t capacity : {1ull, 10ull, 100ull, 1000ull, 100000ull, 1000000ull}) v.push_back({fpr, capacity});
+  return v;
+}
+
+std::string intent_name(const ::testing::TestParamInfo<Intent>& info) {
+  std::ostringstream s;
+  s << "fpr" << info.param.fpr << "_capacity" << info.param.capacity;
+  std::string name = s.str();
+  for (char& c : name)
+    if (c == '.' || c == '-') c = '_';
+  return name;
+}
+
+class SizingFromIntent : public ::testing::TestWithParam<Intent> {};
+
+// Default bucket size (4) and default target load: `capacity` distinct keys all fit, and the measured rate
+// over 10^6 absent keys (the same count in every build, so the result does not depend on the scale) is at
+// most the requested fpr. Sizing picks f with 2b / (2^f - 1) <= fpr, so this holds with no tolerance.
+TEST_P(SizingFromIntent, HoldsCapacityAtTheRequestedRate) {
+  const Intent in = GetParam();
+  Options o;
+  o.capacity = in.capacity;
+  o.fpr = in.fpr;
+  CuckooFilter filter(o);
+  for (uint64_t i = 0; i < in.capacity; ++i)
+    ASSERT_TRUE(filter.insert(key(0, i))) << "key " << i << " of " << in.capacity << " did not fit ("
+                                          << filter.slot_count() << " slots)";
+  EXPECT_EQ(filter.size(), in.capacity);
+  const uint64_t n = 1000000;
+  const uint64_t hits = false_positives(filter, n);
+  const double rate = static_cast<double>(hits) / n;
+  std::printf("intent fpr %g capacity %llu: f=%u, %llu buckets, load %.4f, %.2f bits/item, measured fpr %.3e\n",
+              in.fpr, static_cast<unsigned long long>(in.capacity), filter.config().fingerprint_bits,
+              static_cast<unsigned long long>(filter.bucket_count()), filter.load_factor(), filter.bits_per_item(),
+              rate);
+  RecordProperty("measured_fpr", std::to_string(rate));
+  EXPECT_LE(rate, in.fpr) << hits << " false positives in " << n;
+}
+
+INSTANTIATE_TEST_SUITE_P(Intents, SizingFromIntent, ::testing::ValuesIn(intents()), intent_name);
+
+// KNOWN CORE BUG (core/src/options.cpp, default_target_load and resolve): cuckoo/options.h promises that a
+// filter sized for `capacity` always takes `capacity` distinct items, but small tables run at the default
+// target loads (82% / 94% / 97%) do not: the fill level a random walk reaches varies a lot when there are
+// only a few dozen slots, and the first failure comes early for some key sets. This sweep tries every
+// capacity from 1 to 200 with 50 seeds per bucket size and lists the failures.
+TEST(SizingFromIntentSweep, SmallCapacitiesAlwaysFit) {
+  std::ostringstream failures, per_bucket_size;
+  unsigned failed = 0, tried = 0;
+  for (unsigned b : {2u, 4u, 8u}) {
+    const unsigned failed_before = failed, tried_before = tried;
+    for (uint64_t capacity = 1; capacity <= 200; ++capacity) {
+      for (uint64_t seed = 0; seed < 50; ++seed) {
+        Options o;
+        o.capacity = capacity;
+        o.bucket_size = b;
+        o.seed = seed;
+        CuckooFilter filter(o);
+        ++tried;
+        for (uint64_t i = 0; i < capacity; ++i) {
+          if (!filter.insert(key(seed + 2, i))) {
+            if (failed++ - failed_before < 4)  // the first few of each bucket size
+              failures << "\n  b=" << b << " capacity=" << capacity << " seed=" << seed << ": key " << i
+                       << " refused (" << filter.bucket_count() << " buckets, " << filter.slot_count() << " slots)";
+            break;
+          }
+        }
+      }
+    }
+    per_bucket_size << " b=" << b << ": " << failed - failed_before << "/" << tried - tried_before << ";";
+  }
+  std::printf("small capacities: %u of %u filters refused a key before reaching capacity (%s)\n", failed, tried,
+              per_bucket_size.str().c_str());
+  EXPECT_EQ(failed, 0u) << failed << " of " << tried << " filters did not take `capacity` keys (" << per_bucket_size.str()
+                        << "); first ones:" << failures.str();
+}
+
+// KNOWN CORE BUG (core/src/options.cpp, resolve): at b = 2 a large fpr gives a small fingerprint
+// (fpr 0.1 -> f = 6), and with 6-bit fingerprints in buckets of 2 a table cannot reach the default
+// target load of 82% (load_test.cpp records fills of 48%..83% for b = 2, f = 6). resolve() sizes the
+// table as if it could, so Options{capacity, fpr = 0.1, bucket_size = 2} refuses keys well before
+// capacity. (The paper recommends b = 2 precisely for large rates, eps > 0.002.)
+TEST(SizingFromIntentSweep, BucketSize2AtLargeFprHoldsCapacity) {
+  std::ostringstream failures;
+  unsigned failed = 0, tried = 0;
+  for (double fpr : {0.1, 0.05}) {
+    for (uint64_t seed = 0; seed < 5; ++seed) {
+      Options o;
+      o.capacity = 100000;
+      o.fpr = fpr;
+      o.bucket_size = 2;
+      o.seed = seed;
+      CuckooFilter filter(o);
+      ++tried;
+      for (uint64_t i = 0; i < o.capacity; ++i) {
+        if (!filter.insert(key(seed + 100, i))) {
+          ++failed;
+          failures << "\n  fpr=" << fpr << " (f=" << filter.config().fingerprint_bits << ") seed=" << seed << ": key "
+                   << i << " of " << o.capacity << " refused at load " << filter.load_factor();
+          break;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(failed, 0u) << failed << " of " << tried << " filters did not take `capacity` keys:" << failures.str();
+}
+
+}  // namespace

@@ -1,0 +1,269 @@
+// native-tests/options_test.cpp: Options -> Config (cuckoo::resolve) and its error reporting.
+//
+// Impossible options must fail loudly and say which option is wrong (std::invalid_argument whose what()
+// names it), both from resolve() and from the CuckooFilter constructors; valid ones must resolve to the
+// documented shape (smallest sufficient fingerprint, enough even buckets for the capacity at the target load).
+// Whether a filter sized from intent really holds `capacity` keys at the promised rate is measured in
+// fpr_test.cpp.
+#include <gtest/gtest.h>
+
+#include <cuckoo/cuckoo.h>
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using cuckoo::Config;
+using cuckoo::CuckooFilter;
+using cuckoo::Options;
+
+// what() of the std::invalid_argument that resolve(o) throws, or "" if it does not throw.
+std::string resolve_error(const Options& o) {
+  try {
+    cuckoo::resolve(o);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Both entry points must reject the options with a message naming `option`.
+void expect_rejected(const Options& o, const std::string& option) {
+  const std::string why = resolve_error(o);
+  EXPECT_NE(why, "") << "resolve() accepted options that should fail on " << option;
+  EXPECT_NE(why.find(option), std::string::npos) << "message does not name " << option << ": " << why;
+  EXPECT_EQ(why.rfind("cuckoo: ", 0), 0u) << why;
+  try {
+    CuckooFilter filter(o);
+    ADD_FAILURE() << "CuckooFilter(Options) accepted options that should fail on " << option;
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(option), std::string::npos) << e.what();
+  }
+}
+
+Options with_capacity(uint64_t capacity = 1000) {
+  Options o;
+  o.capacity = capacity;
+  return o;
+}
+
+TEST(OptionsErrors, BucketSize) {
+  for (unsigned b : {0u, 1u, 3u, 5u, 16u}) {
+    Options o = with_capacity();
+    o.bucket_size = b;
+    expect_rejected(o, "bucket_size");
+  }
+}
+
+TEST(OptionsErrors, FingerprintBits) {
+  for (unsigned f : {1u, 2u, 3u, 33u, 40u, 64u}) {
+    Options o = with_capacity();
+    o.fingerprint_bits = f;
+    expect_rejected(o, "fingerprint_bits");
+  }
+  // fingerprint_bits = 0 means "derive it from fpr"; with fpr also unset it must not be taken literally.
+  Options o = with_capacity();
+  o.fingerprint_bits = 0;
+  EXPECT_GE(cuckoo::resolve(o).fingerprint_bits, cuckoo::kMinFingerprintBits);
+  // Through a Config (no derivation there), 0 and 3 are errors.
+  for (unsigned f : {0u, 3u, 40u}) {
+    Config c;
+    c.fingerprint_bits = f;
+    std::string why;
+    EXPECT_FALSE(cuckoo::is_valid_config(c, &why));
+    EXPECT_NE(why.find("fingerprint_bits"), std::string::npos) << why;
+    EXPECT_THROW(CuckooFilter{c}, std::invalid_argument);
+  }
+}
+
+TEST(OptionsErrors, Capacity) {
+  expect_rejected(with_capacity(0), "capacity");
+  // More than 2^32 buckets: the index is a 32-bit fast-range reduction.
+  for (unsigned b : {2u, 4u, 8u}) {
+    Options o = with_capacity(uint64_t{1} << 40);
+    o.bucket_size = b;
+    expect_rejected(o, "capacity");
+  }
+  expect_rejected(with_capacity(std::numeric_limits<uint64_t>::max()), "capacity");
+  // Just under the limit resolves (to at most 2^32 buckets) without allocating anything.
+  Options o = with_capacity(uint64_t{1} << 32);
+  o.target_load = 1.0;
+  EXPECT_LE(cuckoo::resolve(o).bucket_count, cuckoo::kMaxBucketCount);
+}
+
+TEST(OptionsErrors, Fpr) {
+  for (double fpr : {1.0, -1.0, 1.5, -0.0001, std::nan(""), std::numeric_limits<double>::infinity(),
+                     -std::numeric_limits<double>::infinity()}) {
+    Options o = with_capacity();
+    o.fpr = fpr;
+    expect_rejected(o, "fpr");
+  }
+  // Below what 32-bit fingerprints can give (2b / (2^32 - 1) ~ 1.9e-9 at b = 4).
+  Options o = with_capacity();
+  o.fpr = 1e-10;
+  expect_rejected(o, "fpr");
+  // fpr = 0 means "unset": the default 0.01 applies.
+  EXPECT_EQ(cuckoo::resolve(with_capacity()).fingerprint_bits, cuckoo::fingerprint_bits_for(cuckoo::kDefaultFpr, 4));
+  EXPECT_THROW(cuckoo::fingerprint_bits_for(0.0, 4), std::invalid_argument);
+  EXPECT_THROW(cuckoo::fingerprint_bits_for(1.0, 4), std::invalid_argument);
+}
+
+TEST(OptionsErrors, FprAndFingerprintBitsTogether) {
+  Options o = with_capacity();
+  o.fpr = 0.01;
+  o.fingerprint_bits = 12;
+  const std::string why = resolve_error(o);
+  EXPECT_NE(why.find("fpr"), std::string::npos) << why;
+  EXPECT_NE(why.find("fingerprint_bits"), std::string::npos) << why;
+  EXPECT_THROW(CuckooFilter{o}, std::invalid_argument);
+}
+
+TEST(OptionsErrors, SemiSortNeedsBucketSize4) {
+  for (unsigned b : {2u, 8u}) {
+    Options o = with_capacity();
+    o.bucket_size = b;
+    o.semi_sort = true;
+    expect_rejected(o, "semi_sort");
+  }
+  Options o = with_capacity();
+  o.semi_sort = true;
+  EXPECT_TRUE(cuckoo::resolve(o).semi_sort);
+}
+
+TEST(OptionsErrors, MaxKicks) {
+  for (unsigned kicks : {(1u << 20) + 1, 1u << 30, std::numeric_limits<unsigned>::max()}) {
+    Options o = with_capacity();
+    o.max_kicks = kicks;
+    expect_rejected(o, "max_kicks");
+  }
+  // 0 kicks is a legitimate (if odd) choice: a full pair of buckets parks the newcomer at once.
+  Options o = with_capacity();
+  o.max_kicks = 0;
+  EXPECT_EQ(cuckoo::resolve(o).max_kicks, 0u);
+}
+
+TEST(OptionsErrors, TargetLoad) {
+  for (double load : {-0.5, 1.01, 2.0, std::nan("")}) {
+    Options o = with_capacity();
+    o.target_load = load;
+    expect_rejected(o, "target_load");
+  }
+}
+
+TEST(OptionsErrors, BucketCount) {
+  Options o;
+  o.bucket_count = (uint64_t{1} << 32) + 2;
+  expect_rejected(o, "bucket_count");
+  for (uint64_t n : {uint64_t{0}, uint64_t{1}, uint64_t{3}, (uint64_t{1} << 32) + 2}) {
+    Config c;
+    c.bucket_count = n;
+    std::string why;
+    EXPECT_FALSE(cuckoo::is_valid_config(c, &why)) << n;
+    EXPECT_NE(why.find("bucket_count"), std::string::npos) << why;
+    EXPECT_THROW(CuckooFilter{c}, std::invalid_argument);
+  }
+}
+
+// ----- What valid options resolve to -----
+
+TEST(OptionsResolve, FingerprintIsTheSmallestMeetingTheBound) {
+  for (unsigned b : {2u, 4u, 8u}) {
+    for (double fpr = 0.5; fpr > 2e-9; fpr *= 0.37) {
+      if (2.0 * b / (std::ldexp(1.0, 32) - 1) > fpr) break;  // beyond 32 bits: OptionsErrors.Fpr
+      const unsigned f = cuckoo::fingerprint_bits_for(fpr, b);
+      ASSERT_GE(f, cuckoo::kMinFingerprintBits);
+      ASSERT_LE(f, cuckoo::kMaxFingerprintBits);
+      // The documented rule: 2b / (2^f - 1) <= fpr, and f - 1 bits would not do (unless f is the minimum).
+      EXPECT_LE(2.0 * b / (std::ldexp(1.0, f) - 1), fpr) << "b=" << b << " fpr=" << fpr;
+      if (f > cuckoo::kMinFingerprintBits)
+        EXPECT_GT(2.0 * b / (std::ldexp(1.0, f - 1) - 1), fpr) << "b=" << b << " fpr=" << fpr;
+      Options o = with_capacity();
+      o.bucket_size = b;
+      o.fpr = fpr;
+      const Config c = cuckoo::resolve(o);
+      EXPECT_EQ(c.fingerprint_bits, f);
+      // Sizing keeps the paper's bound (for a full table) at or below the requested rate.
+      EXPECT_LE(cuckoo::false_positive_bound(c), fpr);
+    }
+  }
+  // The paper's rule of thumb: f >= log2(2b / eps). Default fpr 0.01 at b = 4 gives 10 bits.
+  EXPECT_EQ(cuckoo::fingerprint_bits_for(0.01, 4), 10u);
+  EXPECT_EQ(cuckoo::fingerprint_bits_for(0.5, 2), 4u);
+}
+
+TEST(OptionsResolve, BucketsHoldTheCapacityAtTheTargetLoad) {
+  for (unsigned b : {2u, 4u, 8u}) {
+    for (uint64_t capacity : {1ull, 2ull, 7ull, 10ull, 100ull, 1000ull, 12345ull, 1000000ull, 1ull << 31}) {
+      Options o = with_capacity(capacity);
+      o.bucket_size = b;
+      const Config c = cuckoo::resolve(o);
+      EXPECT_EQ(c.bucket_count % 2, 0u) << "bucket counts are even (alt() needs it)";
+      EXPECT_GE(c.bucket_count, 2u);
+      const double load = cuckoo::default_target_load(b);
+      EXPECT_GE(static_cast<double>(c.slot_count()) * load, static_cast<double>(capacity) - 1e-6)
+          << "b=" << b << " capacity=" << capacity;
+      // ...and not much more: at most one even-rounding step of buckets beyond what the target load needs.
+      EXPECT_LE(c.bucket_count, std::ceil(capacity / (b * load)) + 2) << "b=" << b << " capacity=" << capacity;
+    }
+  }
+  // The documented default loads, a little under the paper's achieved 84% / 95% / 98%.
+  EXPECT_LT(cuckoo::default_target_load(2), 0.84);
+  EXPECT_LT(cuckoo::default_target_load(4), 0.95);
+  EXPECT_LT(cuckoo::default_target_load(8), 0.98);
+}
+
+TEST(OptionsResolve, ExplicitBucketCountIsRoundedUpToEven) {
+  const std::vector<std::pair<uint64_t, uint64_t>> cases = {{1, 2}, {2, 2}, {3, 4}, {1001, 1002}, {1u << 20, 1u << 20}};
+  for (auto [asked, expected] : cases) {
+    Options o;
+    o.bucket_count = asked;
+    EXPECT_EQ(cuckoo::resolve(o).bucket_count, expected) << asked;
+  }
+  Options o;
+  o.bucket_count = uint64_t{1} << 32;
+  EXPECT_EQ(cuckoo::resolve(o).bucket_count, uint64_t{1} << 32);
+}
+
+TEST(OptionsResolve, EveryFieldIsCarriedOver) {
+  Options o = with_capacity(5000);
+  o.bucket_size = 4;
+  o.fingerprint_bits = 13;
+  o.semi_sort = true;
+  o.max_kicks = 77;
+  o.seed = 0xDEADBEEF;
+  o.huge_pages = false;
+  const Config c = cuckoo::resolve(o);
+  EXPECT_EQ(c.bucket_size, 4u);
+  EXPECT_EQ(c.fingerprint_bits, 13u);
+  EXPECT_TRUE(c.semi_sort);
+  EXPECT_EQ(c.max_kicks, 77u);
+  EXPECT_EQ(c.seed, 0xDEADBEEFu);
+  EXPECT_FALSE(c.huge_pages);
+  EXPECT_EQ(c.bits_per_entry(), 12u);
+  EXPECT_EQ(c.bits_per_bucket(), 48u);
+  EXPECT_EQ(c.table_bytes(), c.bucket_count * 6);
+  const CuckooFilter filter(o);
+  EXPECT_EQ(filter.config().bucket_count, c.bucket_count);
+  EXPECT_EQ(filter.config().fingerprint_bits, 13u);
+  EXPECT_EQ(filter.config().seed, 0xDEADBEEFu);
+}
+
+TEST(OptionsResolve, FalsePositiveBoundFormula) {
+  for (unsigned b : {2u, 4u, 8u}) {
+    for (unsigned f = 4; f <= 32; ++f) {
+      Config c;
+      c.bucket_size = b;
+      c.fingerprint_bits = f;
+      const double expected = 1.0 - std::pow(1.0 - 1.0 / (std::ldexp(1.0, f) - 1.0), 2.0 * b);
+      EXPECT_DOUBLE_EQ(cuckoo::false_positive_bound(c), expected);
+      EXPECT_LE(cuckoo::false_positive_bound(c), 2.0 * b / (std::ldexp(1.0, f) - 1.0));
+    }
+  }
+}
+
+}  // namespace
