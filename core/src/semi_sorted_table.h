@@ -49,7 +49,9 @@ class SemiSortedTable {
         buffer_(table_bytes_ + kTablePadding, config.huge_pages),
         codec_(&SemiSortCodec::get()),
         spread_(bits_ <= 15 ? SemiSortCodec::spread_nibbles(bits_) : nullptr),
-        lo_fields_(1 | uint64_t{1} << bits_ | uint64_t{1} << (2 * bits_) | uint64_t{1} << (3 * bits_)) {}
+        // Bit 0 of each of the four f-bit fields; only used (and only meaningful) when f <= 15.
+        lo_fields_(bits_ <= 15 ? 1 | uint64_t{1} << bits_ | uint64_t{1} << (2 * bits_) | uint64_t{1} << (3 * bits_)
+                               : 0) {}
 
   SemiSortedTable(const SemiSortedTable& other) : SemiSortedTable(other.config_like()) {
     std::memcpy(buffer_.data(), other.buffer_.data(), table_bytes_);
