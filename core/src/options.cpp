@@ -38,11 +38,14 @@ bool is_valid_config(const Config& c, std::string* why) {
   return true;
 }
 
-double default_target_load(unsigned bucket_size) {
+double default_target_load(unsigned bucket_size, unsigned fingerprint_bits) {
+  // Measured fill-to-failure loads (native-tests/load_test.cpp, bench Figure 2) minus a margin. Short
+  // fingerprints fill less: with few distinct values, many keys share the same pair of buckets.
+  const unsigned f = fingerprint_bits;
   switch (bucket_size) {
-    case 2: return 0.82;
-    case 8: return 0.97;
-    default: return 0.94;
+    case 2: return f <= 5 ? 0.70 : f <= 7 ? 0.76 : 0.82;
+    case 8: return f <= 5 ? 0.92 : f <= 7 ? 0.95 : 0.97;
+    default: return f <= 5 ? 0.85 : f <= 7 ? 0.90 : 0.94;
   }
 }
 
@@ -76,9 +79,14 @@ Config resolve(const Options& o) {
     c.bucket_count = o.bucket_count < 2 ? 2 : o.bucket_count + (o.bucket_count & 1);
   } else {
     if (o.capacity == 0) fail("capacity must be at least 1");
-    const double load = o.target_load == 0.0 ? default_target_load(o.bucket_size) : o.target_load;
+    const double load =
+        o.target_load == 0.0 ? default_target_load(o.bucket_size, c.fingerprint_bits) : o.target_load;
     if (!(load > 0.0 && load <= 1.0)) fail("target_load must be in (0, 1] (got " + std::to_string(load) + ")");
-    const double buckets = std::ceil(static_cast<double>(o.capacity) / (o.bucket_size * load));
+    double buckets = std::ceil(static_cast<double>(o.capacity) / (o.bucket_size * load));
+    // The load a table fills to before the first failure varies more the smaller the table (its spread
+    // shrinks like 1/sqrt(buckets)), so add 2 sqrt(buckets) of slack: tiny filters always take their
+    // capacity, and from 10^6 items on the slack is under 0.5% of the memory.
+    buckets += std::ceil(2.0 * std::sqrt(buckets));
     if (buckets > static_cast<double>(kMaxBucketCount))
       fail("capacity " + std::to_string(o.capacity) + " needs more than 2^32 buckets");
     uint64_t n = static_cast<uint64_t>(buckets);

@@ -65,9 +65,10 @@ struct Config {
 // offending field. Used by resolve() and by the deserializer before it trusts a header.
 bool is_valid_config(const Config& config, std::string* why = nullptr);
 
-// Default target load for a bucket size: a little under the paper's achieved loads (b=2: 84%, b=4: 95%,
-// b=8: 98%) so that `capacity` distinct items always fit.
-double default_target_load(unsigned bucket_size);
+// Default target load for a bucket size and fingerprint width: a little under the loads measured at the
+// first failure (paper: b=2: 84%, b=4: 95%, b=8: 98%; less for fingerprints under 8 bits), so that
+// `capacity` distinct items always fit. resolve() adds sqrt(buckets) of slack on top for small tables.
+double default_target_load(unsigned bucket_size, unsigned fingerprint_bits = 12);
 
 // Smallest fingerprint that keeps the false-positive bound 2b / (2^f - 1) at or below fpr (4..32).
 // Throws std::invalid_argument if fpr is outside (0, 1) or needs more than 32 bits.
