@@ -204,17 +204,25 @@ TEST(OptionsResolve, BucketsHoldTheCapacityAtTheTargetLoad) {
       const Config c = cuckoo::resolve(o);
       EXPECT_EQ(c.bucket_count % 2, 0u) << "bucket counts are even (alt() needs it)";
       EXPECT_GE(c.bucket_count, 2u);
-      const double load = cuckoo::default_target_load(b);
+      const double load = cuckoo::default_target_load(b, c.fingerprint_bits);
       EXPECT_GE(static_cast<double>(c.slot_count()) * load, static_cast<double>(capacity) - 1e-6)
           << "b=" << b << " capacity=" << capacity;
-      // ...and not much more: at most one even-rounding step of buckets beyond what the target load needs.
-      EXPECT_LE(c.bucket_count, std::ceil(capacity / (b * load)) + 2) << "b=" << b << " capacity=" << capacity;
+      // ...and not much more: the documented slack of 2 sqrt(buckets) for small tables (whose fill level
+      // varies more), plus one even-rounding step.
+      const double base = std::ceil(capacity / (b * load));
+      EXPECT_LE(c.bucket_count, base + std::ceil(2 * std::sqrt(base)) + 2) << "b=" << b << " capacity=" << capacity;
+      if (capacity >= 1000000) EXPECT_LE(c.bucket_count, base * 1.01) << "slack above 1% at capacity " << capacity;
     }
   }
-  // The documented default loads, a little under the paper's achieved 84% / 95% / 98%.
-  EXPECT_LT(cuckoo::default_target_load(2), 0.84);
-  EXPECT_LT(cuckoo::default_target_load(4), 0.95);
-  EXPECT_LT(cuckoo::default_target_load(8), 0.98);
+  // The documented default loads, a little under the paper's achieved 84% / 95% / 98%, and no higher for
+  // short fingerprints, which fill less (load_test.cpp, Figure2).
+  for (unsigned f = 4; f <= 32; ++f) {
+    EXPECT_LT(cuckoo::default_target_load(2, f), 0.84);
+    EXPECT_LT(cuckoo::default_target_load(4, f), 0.95);
+    EXPECT_LT(cuckoo::default_target_load(8, f), 0.98);
+    for (unsigned b : {2u, 4u, 8u})
+      if (f > 4) EXPECT_GE(cuckoo::default_target_load(b, f), cuckoo::default_target_load(b, f - 1));
+  }
 }
 
 TEST(OptionsResolve, ExplicitBucketCountIsRoundedUpToEven) {
