@@ -224,16 +224,13 @@ TEST(SizingFromIntentSweep, SmallCapacitiesAlwaysFit) {
                         << "); first ones:" << failures.str();
 }
 
-// KNOWN CORE BUG (core/src/options.cpp, resolve / default_target_load; still open after commit e22109f):
-// at b = 2 a large fpr gives a short fingerprint (fpr >= 4/63 ~ 0.063 -> f <= 6; fpr >= 4/15 -> f = 4),
-// and short fingerprints in buckets of 2 jam long before the default target load on large tables: the
-// load at the first failure is erratic (b = 2, f = 6, 2^20 buckets: 0.83 for most seeds, 0.63 for seed
-// 1, 0.48 for seed 2014; f = 4 reaches only 0.24..0.41), because with 2^f - 1 fingerprint values each
-// bucket has only that many possible partner buckets. resolve() sizes these tables for 70%..76% anyway,
-// so e.g. Options{capacity = 10^6, fpr = 0.1, bucket_size = 2, seed = 0} refuses uint64 key 508636 of
-// 0..999999 at load 0.386, and every fpr >= 0.27 filter of 10^5 items fails. (The paper recommends b = 2
-// precisely for large rates, eps > 0.002, so users will pick this.) Possible fixes: a minimum fingerprint
-// width (~7 bits) for b = 2 whatever the fpr, or much lower target loads for f <= 6 at b = 2.
+// At b = 2 a large fpr allows a short fingerprint (fpr >= 4/63 ~ 0.063 -> f <= 6; fpr >= 4/15 -> f = 4), and
+// short fingerprints in buckets of 2 jam long before any useful load on large tables (b = 2, 2^20 buckets:
+// f = 6 fills to 0.48..0.83 depending on the seed, f = 4 to 0.24..0.41), because with 2^f - 1 fingerprint
+// values each bucket has only that many partner buckets. Before resolve() raised such fingerprints to
+// min_fingerprint_bits_for_load() (8 bits at b = 2), Options{capacity = 10^6, fpr = 0.1, bucket_size = 2}
+// refused key 508636 at load 0.386. The paper recommends b = 2 precisely for large rates (eps > 0.002), so
+// users will pick this.
 TEST(SizingFromIntentSweep, BucketSize2AtLargeFprHoldsCapacity) {
   std::ostringstream failures;
   unsigned failed = 0, tried = 0;

@@ -1,6 +1,7 @@
 // core/src/options.cpp: sizing. Options (intent) -> Config (exact table shape), and Config validation.
 #include "cuckoo/options.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <limits>
@@ -39,13 +40,27 @@ bool is_valid_config(const Config& c, std::string* why) {
 }
 
 double default_target_load(unsigned bucket_size, unsigned fingerprint_bits) {
-  // Measured fill-to-failure loads (native-tests/load_test.cpp, bench Figure 2) minus a margin. Short
-  // fingerprints fill less: with few distinct values, many keys share the same pair of buckets.
+  // Measured fill-to-failure loads (native-tests/load_test.cpp, bench Figure 2; the lowest of several seeds
+  // on 2^16..2^23 buckets) minus a margin. Short fingerprints fill less, and less the larger the table: with
+  // 2^f - 1 fingerprint values a bucket has only that many partner buckets, so keys pile onto the same
+  // pairs (b = 2, f = 5: 0.77 on 2^16 buckets but 0.33 on 2^23). resolve() never picks these widths on its
+  // own (see min_fingerprint_bits_for_load()); they are here for callers who set fingerprint_bits.
   const unsigned f = fingerprint_bits;
   switch (bucket_size) {
-    case 2: return f <= 5 ? 0.70 : f <= 7 ? 0.76 : 0.82;
-    case 8: return f <= 5 ? 0.92 : f <= 7 ? 0.95 : 0.97;
-    default: return f <= 5 ? 0.85 : f <= 7 ? 0.90 : 0.94;
+    case 2: return f == 4 ? 0.15 : f == 5 ? 0.25 : f == 6 ? 0.65 : f == 7 ? 0.78 : 0.82;
+    case 8: return f == 4 ? 0.85 : f == 5 ? 0.92 : f <= 7 ? 0.95 : 0.97;
+    default: return f == 4 ? 0.60 : f == 5 ? 0.85 : f <= 7 ? 0.90 : 0.94;
+  }
+}
+
+unsigned min_fingerprint_bits_for_load(unsigned bucket_size) {
+  // The shortest fingerprint whose fill-to-failure load stays within a few percent of the paper's figure as
+  // tables grow (measured on 2^20 and 2^23 buckets: b = 2, f = 8: 0.86; b = 4, f = 6: 0.95; b = 8, f = 5:
+  // 0.97). One more bit costs ~8-15% of memory; a shorter one can cost half the table's capacity.
+  switch (bucket_size) {
+    case 2: return 8;
+    case 8: return 5;
+    default: return 6;
   }
 }
 
@@ -71,7 +86,10 @@ Config resolve(const Options& o) {
   if (o.fingerprint_bits != 0) {
     c.fingerprint_bits = o.fingerprint_bits;
   } else {
-    c.fingerprint_bits = fingerprint_bits_for(o.fpr == 0.0 ? kDefaultFpr : o.fpr, o.bucket_size);
+    // A large fpr would allow fingerprints so short that the table jams far below its target load; a
+    // longer one only lowers the false-positive rate.
+    c.fingerprint_bits = std::max(fingerprint_bits_for(o.fpr == 0.0 ? kDefaultFpr : o.fpr, o.bucket_size),
+                                  min_fingerprint_bits_for_load(o.bucket_size));
   }
 
   if (o.bucket_count != 0) {

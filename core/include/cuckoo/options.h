@@ -22,6 +22,8 @@ struct Options {
   // Number of items the filter must accept. Required unless bucket_count is set.
   uint64_t capacity = 0;
   // Target false-positive rate in (0, 1). Set either fpr or fingerprint_bits; with neither, fpr = 0.01.
+  // The fingerprint is the shortest meeting the paper's bound 2b / (2^f - 1) <= fpr, but never shorter
+  // than min_fingerprint_bits_for_load(bucket_size).
   double fpr = 0.0;
   // Fingerprint length in bits, 4..32. With semi_sort, each entry stores fingerprint_bits - 1 bits.
   unsigned fingerprint_bits = 0;
@@ -66,9 +68,13 @@ struct Config {
 bool is_valid_config(const Config& config, std::string* why = nullptr);
 
 // Default target load for a bucket size and fingerprint width: a little under the loads measured at the
-// first failure (paper: b=2: 84%, b=4: 95%, b=8: 98%; less for fingerprints under 8 bits), so that
-// `capacity` distinct items always fit. resolve() adds sqrt(buckets) of slack on top for small tables.
+// first failure (paper: b=2: 84%, b=4: 95%, b=8: 98%; much less for short fingerprints on large tables), so
+// that `capacity` distinct items always fit. resolve() adds 2 sqrt(buckets) of slack for small tables.
 double default_target_load(unsigned bucket_size, unsigned fingerprint_bits = 12);
+
+// Shortest fingerprint resolve() picks from an fpr (b=2: 8, b=4: 6, b=8: 5 bits): shorter ones jam large
+// tables far below the paper's loads. An explicit Options::fingerprint_bits may still go down to 4.
+unsigned min_fingerprint_bits_for_load(unsigned bucket_size);
 
 // Smallest fingerprint that keeps the false-positive bound 2b / (2^f - 1) at or below fpr (4..32).
 // Throws std::invalid_argument if fpr is outside (0, 1) or needs more than 32 bits.
