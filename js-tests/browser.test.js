@@ -1,0 +1,243 @@
+// js-tests/browser.test.js: the package in a real browser. A tiny static server (node:http on 127.0.0.1:0)
+// serves the repo's js/, dist/ and testdata/ plus js-tests/fixtures/browser/index.html; headless Chromium
+// (/usr/bin/chromium, driven by playwright-core) opens the page, whose plain <script type="module"> (no
+// import map, no bundler) imports /js/index.js, fetches golden filters written by the native build,
+// deserializes them and reports every answer through window.__result. This file asserts each answer, the
+// page's re-serialized and rebuilt bytes against the golden bytes, and that the page ran with no errors
+// and fetched nothing but the package's own ES modules and the test data (so the browser path pulls in no
+// Node built-in: `import 'node:fs'` or a bare specifier would fail to resolve and show up as an error).
+//
+// Without /usr/bin/chromium the test is skipped with the reason, unless CI is set: in CI it fails.
+// CHROMIUM_PATH overrides the browser path. Flags: /work/shared/toolchain.md.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { existsSync, readFileSync, readdirSync, statSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const pagePath = path.join(root, 'js-tests', 'fixtures', 'browser', 'index.html');
+const goldenDir = path.join(root, 'testdata', 'golden');
+const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const inCI = Boolean(process.env.CI) && process.env.CI !== 'false' && process.env.CI !== '0';
+
+// Chromium flags from /work/shared/toolchain.md. playwright's launch() gives every browser a fresh
+// temporary --user-data-dir of its own (and refuses one in args); launchPersistentContext is used below to
+// make that explicit and to remove the directory afterwards.
+const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+// Every golden file: they are small (the largest is 576 bytes) and the page checks them all in well under
+// a second.
+const sidecars = existsSync(goldenDir) ? readdirSync(goldenDir).filter((f) => f.endsWith('.json')).sort() : [];
+
+const contentTypes = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.bin': 'application/octet-stream',
+};
+const servedRoots = ['/js/', '/dist/', '/testdata/'];
+
+// Serves / (the page) and files under js/, dist/, testdata/; records every request.
+function startServer() {
+  const requests = [];
+  const server = createServer((req, res) => {
+    const url = new URL(req.url, 'http://localhost');
+    let status = 404;
+    let file = null;
+    const pathname = decodeURIComponent(url.pathname);
+    if (pathname === '/' || pathname === '/index.html') {
+      file = pagePath;
+    } else if (servedRoots.some((r) => pathname.startsWith(r)) && !pathname.split('/').includes('..')) {
+      const candidate = path.join(root, pathname);
+      if (candidate.startsWith(root + path.sep) && existsSync(candidate) && statSync(candidate).isFile()) {
+        file = candidate;
+      }
+    }
+    if (file !== null && req.method === 'GET') {
+      status = 200;
+      const body = readFileSync(file);
+      res.writeHead(200, {
+        'content-type': contentTypes[path.extname(file)] ?? 'application/octet-stream',
+        'content-length': body.length,
+        'cache-control': 'no-store',
+      });
+      res.end(body);
+    } else {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+    }
+    requests.push({ path: pathname, status, body: file });
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve({ server, requests, port: server.address().port }));
+  });
+}
+
+// A Node built-in on the browser path, spelled as an import or a require.
+const nodeBuiltinImport =
+  /\bfrom\s*['"]node:|\bimport\s*\(\s*['"]node:|\brequire\s*\(\s*['"](?:node:)?(?:fs|path|url|os|crypto|module|child_process|worker_threads|buffer|util)['"]/;
+
+test('browser: headless Chromium loads the package from <script type="module"> and reads native golden filters', async (t) => {
+  if (!existsSync(executablePath)) {
+    const reason = `no Chromium at ${executablePath} (apt-get install chromium, or set CHROMIUM_PATH)`;
+    if (inCI) assert.fail(`${reason}; CI is set, so the browser test must run`);
+    t.skip(reason);
+    return;
+  }
+  assert.ok(
+    existsSync(path.join(root, 'dist', 'cuckoo_wasm.mjs')),
+    'dist/cuckoo_wasm.mjs is missing: run `npm run build` first',
+  );
+  assert.ok(sidecars.length > 0, `no golden sidecars in ${goldenDir}`);
+  const { chromium } = await import('playwright-core');
+
+  const { server, requests, port } = await startServer();
+  const userDataDir = mkdtempSync(path.join(tmpdir(), 'cuckoo-chromium-'));
+  let context = null;
+  try {
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath,
+      headless: true,
+      args: chromiumArgs,
+      timeout: 20_000,
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    // Errors end the wait at once (a module that fails to load never sets window.__result).
+    const errors = [];
+    let onError;
+    const firstError = new Promise((resolve) => (onError = resolve));
+    const error = (text) => {
+      errors.push(text);
+      onError();
+    };
+    page.on('pageerror', (e) => error(`pageerror: ${e.message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error') error(`console.error: ${m.text()}`);
+    });
+    page.on('requestfailed', (r) => error(`request failed: ${r.url()} (${r.failure()?.errorText})`));
+    const origins = new Set();
+    page.on('request', (r) => origins.add(new URL(r.url()).origin));
+
+    const origin = `http://127.0.0.1:${port}`;
+    await page.goto(`${origin}/?golden=${sidecars.map(encodeURIComponent).join(',')}`, { timeout: 10_000 });
+    await Promise.race([
+      page.waitForFunction(() => window.__result?.done === true, null, { timeout: 20_000 }),
+      // Give the page a moment to report the rest of what went wrong.
+      firstError.then(() => new Promise((resolve) => setTimeout(resolve, 500))),
+    ]);
+    const result = await page.evaluate(() => window.__result ?? null);
+    assert.ok(result !== null, `the page did not finish:\n${errors.join('\n')}`);
+    t.diagnostic(`user agent: ${result.userAgent}`);
+
+    // The page ran to the end, with no error anywhere, without an import map, from our origin only.
+    assert.equal(result.error, null, `the page threw: ${result.error}`);
+    assert.deepEqual(errors, [], 'errors in the page');
+    assert.equal(await page.evaluate(() => document.querySelector('script[type="importmap"]')), null);
+    assert.deepEqual([...origins], [origin], 'the page fetched from another origin');
+    const notFound = requests.filter((r) => r.status !== 200).map((r) => r.path);
+    // Chromium may ask for /favicon.ico on its own; nothing else may be missing.
+    assert.deepEqual(notFound.filter((p) => p !== '/favicon.ico'), [], 'requests the server could not answer');
+
+    // The browser path is the package's ESM files and the ESM glue: no CJS bundle, no Node built-in.
+    const scripts = requests.filter((r) => /\.(m?js)$/.test(r.path) && r.status === 200);
+    const scriptPaths = scripts.map((r) => r.path).sort();
+    t.diagnostic(`modules the page loaded: ${scriptPaths.join(' ')}`);
+    assert.ok(scriptPaths.includes('/js/index.js') && scriptPaths.includes('/dist/cuckoo_wasm.mjs'), scriptPaths.join());
+    for (const s of scriptPaths) assert.ok(!s.endsWith('.cjs'), `the page loaded CommonJS ${s}`);
+    for (const s of scripts) {
+      assert.doesNotMatch(readFileSync(s.body, 'utf8'), nodeBuiltinImport, `${s.path} imports a Node built-in`);
+    }
+    assert.deepEqual(result.api.env, {
+      Buffer: 'undefined',
+      process: 'undefined',
+      require: 'undefined',
+      __dirname: 'undefined',
+    });
+
+    // Every golden file: the page's answers for every key, and its bytes.
+    assert.equal(result.golden.length, sidecars.length);
+    for (const got of result.golden) {
+      const meta = JSON.parse(readFileSync(path.join(goldenDir, got.name), 'utf8'));
+      const golden = [...readFileSync(path.join(goldenDir, meta.file))];
+      const where = meta.file;
+      assert.deepEqual(got.fetchedBytes, golden, `${where}: the page fetched other bytes than the file`);
+      assert.deepEqual(
+        got.props,
+        {
+          size: meta.size,
+          isFull: meta.isFull,
+          bucketCount: meta.options.bucketCount,
+          bucketSize: meta.options.bucketSize,
+          fingerprintBits: meta.options.fingerprintBits,
+          semiSort: meta.options.semiSort,
+          maxKicks: meta.options.maxKicks,
+          seed: String(meta.options.seed),
+          seedType: 'bigint',
+          byteLength: meta.fileBytes,
+        },
+        `${where}: properties`,
+      );
+      assert.equal(got.presentHas.length, meta.present.length);
+      assert.equal(got.absentHas.length, meta.absent.length);
+      meta.present.forEach((k, i) => {
+        assert.equal(got.presentHas[i], true, `${where}: has(${JSON.stringify(k)}) must be true`);
+        assert.equal(got.presentMany[i], 1, `${where}: hasMany [${JSON.stringify(k)}] must be 1`);
+        assert.equal(got.presentAsBytes[i], true, `${where}: ${JSON.stringify(k)} as bytes must be found`);
+        assert.equal(got.syncPresentMany[i], 1, `${where}: deserializeSync hasMany [${JSON.stringify(k)}]`);
+        assert.equal(got.rebuiltAdds[i], true, `${where}: add(${JSON.stringify(k)}) in the page`);
+        if (meta.intKeys && BigInt(k) <= BigInt(Number.MAX_SAFE_INTEGER)) {
+          assert.equal(got.presentAsNumber[i], true, `${where}: has(${k}) as a number must be true`);
+        }
+      });
+      meta.absent.forEach((k, i) => {
+        assert.equal(got.absentHas[i], false, `${where}: has(${JSON.stringify(k)}) must be false`);
+        assert.equal(got.absentMany[i], 0, `${where}: hasMany [${JSON.stringify(k)}] must be 0`);
+      });
+      assert.deepEqual(got.reserialized, golden, `${where}: serialize() in the page differs from the native bytes`);
+      assert.deepEqual(got.rebuilt, golden, `${where}: the filter rebuilt in the page differs from the native bytes`);
+    }
+
+    // The rest of the API in the page.
+    const api = result.api;
+    assert.deepEqual(api.adds, Array(8).fill(true));
+    assert.deepEqual(api.has, Array(8).fill(true));
+    assert.equal(api.sameKeyAsBytes, true);
+    assert.equal(api.sameIntAsBigint, true);
+    assert.equal(api.addAll, 1000);
+    assert.equal(api.hasManyAll, true);
+    assert.equal(api.size, 1008);
+    assert.ok(api.countBefore >= 1);
+    assert.equal(api.deleted, true);
+    assert.equal(api.countAfter, api.countBefore - 1);
+    assert.equal(api.capacityOk, true);
+    assert.equal(api.loadFactorOk, true);
+    assert.equal(api.bitsPerItemOk, true);
+    assert.ok(api.fprBound > 0 && api.fprBound <= 0.001, `fprBound ${api.fprBound}`);
+    assert.equal(api.bytesIsUint8Array, true);
+    assert.equal(api.copySize, 1007);
+    assert.deepEqual(api.copyHas, Array(7).fill(true));
+    assert.equal(api.copyBytesEqual, true);
+    assert.equal(api.disposed, true);
+    assert.match(api.afterDispose, /disposed/);
+    assert.match(api.badOption, /^RangeError: .*bucketSize/);
+    assert.match(api.badBytes, /^Error: cuckoo: /);
+    assert.equal(api.badKey, 'TypeError');
+  } finally {
+    if (context !== null) await context.close();
+    await new Promise((resolve) => server.close(resolve));
+    rmSync(userDataDir, { recursive: true, force: true });
+  }
+});
