@@ -1,0 +1,363 @@
+// js-tests/package.test.js: the package as a consumer gets it. `npm pack` the repo (dist/ as built), install
+// the tarball into a fresh temporary project (zero runtime dependencies: no network), then:
+//   - the tarball holds the runtime files and nothing else (no tests, sources, benchmarks), at a sane size;
+//   - `import { CuckooFilter } from 'cuckoo-wasm'` (ESM) and `require('cuckoo-wasm')` (CJS) resolve to the
+//     installed copy and work: create, add, has, delete, serialize, deserialize, a native golden file; both
+//     write the same bytes;
+//   - a TypeScript file using the whole API type-checks with the repo's typescript against the installed
+//     types (strict, module/moduleResolution nodenext), its `@ts-expect-error` lines are all real errors,
+//     and, compiled and run, it checks that the runtime values have the declared types;
+//   - a file with a wrong option type and no directive fails to type-check with the expected error;
+//   - the CommonJS side of the types (.cts with require) type-checks too.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+const tsc = path.join(root, 'node_modules', '.bin', 'tsc');
+const golden = path.join(root, 'testdata', 'golden', 'b4_f12_u64');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+let work; // temporary directory: the tarball and the consumer project
+let project; // the consumer project
+let packed; // npm pack --json's entry for the tarball
+
+function run(cmd, args, options = {}) {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: 60_000, ...options });
+  if (r.error) throw r.error;
+  return r;
+}
+
+function ok(r, what) {
+  assert.equal(r.status, 0, `${what} failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
+  return r;
+}
+
+before(() => {
+  assert.ok(
+    existsSync(path.join(root, 'dist', 'cuckoo_wasm.mjs')) && existsSync(path.join(root, 'dist', 'cuckoo.cjs')),
+    'dist/ is missing: run `npm run build` first (npm pack ships dist/ as built)',
+  );
+  work = realpathSync(mkdtempSync(path.join(tmpdir(), 'cuckoo-pack-')));
+  // --ignore-scripts: the package has no pack scripts; make sure none would rebuild or alter dist/ here.
+  const r = ok(
+    run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: root }),
+    'npm pack',
+  );
+  [packed] = JSON.parse(r.stdout);
+  const tarball = path.join(work, packed.filename);
+  assert.ok(existsSync(tarball), `npm pack wrote no ${tarball}`);
+
+  project = path.join(work, 'consumer');
+  mkdirSync(project);
+  writeFileSync(
+    path.join(project, 'package.json'),
+    JSON.stringify({ name: 'cuckoo-consumer', version: '1.0.0', private: true, type: 'module' }, null, 2),
+  );
+  // Zero runtime dependencies, so installing the tarball needs nothing from the registry.
+  ok(
+    run(
+      npm,
+      ['install', tarball, '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', '--loglevel=error'],
+      { cwd: project },
+    ),
+    'npm install <tarball>',
+  );
+  assert.ok(existsSync(path.join(project, 'node_modules', 'cuckoo-wasm', 'package.json')));
+});
+
+after(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+test('package: the tarball holds the runtime files only, at a sane size', (t) => {
+  const files = packed.files.map((f) => f.path).sort();
+  t.diagnostic(
+    `${packed.filename}: ${files.length} files, ${(packed.size / 1024).toFixed(1)} KiB packed, ` +
+      `${(packed.unpackedSize / 1024).toFixed(1)} KiB unpacked`,
+  );
+  for (const f of packed.files) t.diagnostic(`  ${String(f.size).padStart(8)}  ${f.path}`);
+
+  assert.equal(packed.name, 'cuckoo-wasm');
+  assert.equal(packed.version, pkg.version);
+  // What the entries need: both entry points, the types, the ESM sources, the glue in both module systems.
+  for (const needed of [
+    'package.json',
+    'README.md',
+    'js/index.js',
+    'js/index.cjs',
+    'js/index.d.ts',
+    'js/cuckoo_filter.js',
+    'js/runtime.js',
+    'dist/cuckoo_wasm.mjs',
+    'dist/cuckoo_wasm.cjs',
+    'dist/cuckoo.cjs',
+  ]) {
+    assert.ok(files.includes(needed), `the tarball lacks ${needed}`);
+  }
+  // Every entry of package.json points into the tarball.
+  for (const target of [pkg.main, pkg.module, pkg.types, ...Object.values(pkg.exports['.'])]) {
+    assert.ok(files.includes(path.posix.normalize(target)), `package.json points at ${target}, not in the tarball`);
+  }
+  // Nothing else: no tests, fixtures, C++ sources, build trees, benchmarks, tools, source maps, tarballs.
+  const allowed = /^(package\.json|README\.md|LICENSE(\.\w+)?|js\/[\w.-]+\.(js|cjs|d\.ts)|dist\/[\w.-]+\.(mjs|cjs))$/;
+  const unexpected = files.filter((f) => !allowed.test(f));
+  assert.deepEqual(unexpected, [], 'files in the tarball that a consumer does not need');
+  for (const f of files) {
+    assert.doesNotMatch(f, /(^|\/)(test|tests|js-tests|native-tests|bench|core|wasm|fuzz|tools|scripts|testdata|build[^/]*)\//);
+  }
+  // Sizes: the wasm is embedded as base64 in two copies of the glue (ESM and CJS), ~360 KiB each.
+  assert.ok(packed.unpackedSize < 1.5 * 1024 * 1024, `unpacked size ${packed.unpackedSize} bytes > 1.5 MiB`);
+  assert.ok(packed.size < 512 * 1024, `tarball ${packed.size} bytes > 512 KiB`);
+});
+
+// The same operations through either entry; prints one JSON line. `lib` is the module namespace.
+const consumerBody = (loadGolden) => `
+const seen = {};
+seen.resolved = RESOLVED;
+const f = await CuckooFilter.create({ capacity: 1000, fpr: 0.01, seed: 42n });
+seen.add = [f.add('alice'), f.add(42), f.add(2n ** 64n - 1n), f.add(new Uint8Array([1, 2, 3]))];
+seen.has = [f.has('alice'), f.has(42n), f.has(2n ** 64n - 1n), f.has(Uint8Array.of(1, 2, 3))];
+seen.addAll = f.addAll(['a', 'b', 'c']);
+seen.hasMany = Array.from(f.hasMany(['a', 'b', 'c']));
+seen.deleted = f.delete('alice');
+seen.size = f.size;
+const bytes = f.serialize();
+seen.bytes = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+const g = await CuckooFilter.deserialize(bytes);
+seen.copyHas = [g.has(42), g.has('a'), g.size];
+g.dispose();
+f.dispose();
+seen.disposed = f.disposed;
+await ready();
+const s = CuckooFilter.deserializeSync(${loadGolden}('${golden}.bin'));
+const meta = JSON.parse(${loadGolden}('${golden}.json', 'utf8'));
+seen.golden = meta.present.every((k) => s.has(BigInt(k))) && meta.absent.every((k) => !s.has(BigInt(k)));
+s.dispose();
+console.log(JSON.stringify(seen));
+`;
+
+function runConsumer(file, source) {
+  writeFileSync(path.join(project, file), source);
+  const r = ok(run(process.execPath, [file], { cwd: project }), `node ${file}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop());
+}
+
+function checkConsumer(seen, how) {
+  const installed = path.join(project, 'node_modules', 'cuckoo-wasm') + path.sep;
+  assert.ok(seen.resolved.startsWith(installed), `${how} resolved 'cuckoo-wasm' to ${seen.resolved}, not the installed copy`);
+  assert.deepEqual(seen.add, [true, true, true, true], how);
+  assert.deepEqual(seen.has, [true, true, true, true], how);
+  assert.equal(seen.addAll, 3, how);
+  assert.deepEqual(seen.hasMany, [1, 1, 1], how);
+  assert.equal(seen.deleted, true, how);
+  assert.equal(seen.size, 6, how);
+  assert.deepEqual(seen.copyHas, [true, true, 6], how);
+  assert.equal(seen.disposed, true, how);
+  assert.equal(seen.golden, true, `${how}: the native golden file`);
+}
+
+let esmBytes = null;
+
+test('package: import { CuckooFilter } from "cuckoo-wasm" (ESM)', () => {
+  const seen = runConsumer(
+    'esm.mjs',
+    `import { CuckooFilter, ready } from 'cuckoo-wasm';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+const RESOLVED = fileURLToPath(import.meta.resolve('cuckoo-wasm'));
+${consumerBody('readFileSync')}`,
+  );
+  checkConsumer(seen, 'ESM');
+  esmBytes = seen.bytes;
+});
+
+test('package: require("cuckoo-wasm") (CommonJS) gives the same filter bytes as ESM', () => {
+  const seen = runConsumer(
+    'cjs.cjs',
+    `'use strict';
+const { CuckooFilter, ready } = require('cuckoo-wasm');
+const { readFileSync } = require('node:fs');
+const RESOLVED = require.resolve('cuckoo-wasm');
+if (require('cuckoo-wasm/package.json').name !== 'cuckoo-wasm') throw new Error('cuckoo-wasm/package.json');
+(async () => {
+${consumerBody('readFileSync')}
+})().catch((e) => { console.error(e); process.exit(1); });
+`,
+  );
+  checkConsumer(seen, 'CJS');
+  if (esmBytes !== null) assert.equal(seen.bytes, esmBytes, 'ESM and CJS serialize the same filter differently');
+});
+
+// Uses every member of the declared API. Type-checked, then compiled and run: the runtime checks below
+// make sure the values have the types the declarations promise.
+const typedConsumer = `
+import { CuckooFilter, ready } from 'cuckoo-wasm';
+import type { CuckooFilterOptions, Key } from 'cuckoo-wasm';
+
+function check(condition: boolean, what: string): void {
+  if (!condition) throw new Error('type/runtime mismatch: ' + what);
+}
+
+const options: CuckooFilterOptions = {
+  capacity: 10_000,
+  fpr: 0.001,
+  bucketSize: 4,
+  maxKicks: 500,
+  seed: 7n,
+  semiSort: false,
+  targetLoad: 0.9,
+};
+const loaded: Promise<void> = ready();
+await loaded;
+const sameReady: Promise<void> = CuckooFilter.ready;
+await sameReady;
+
+const f: CuckooFilter = await CuckooFilter.create(options);
+const keys: Key[] = ['alice', 42, 2n ** 64n - 1n, new Uint8Array([1, 2]), new DataView(new ArrayBuffer(3)), new ArrayBuffer(4)];
+const added: boolean = f.add(keys[0]!);
+const found: boolean = f.has('alice');
+const copies: number = f.count('alice');
+const removed: boolean = f.delete('alice');
+check(added && found && copies === 1 && removed, 'add/has/count/delete');
+const n: number = f.addAll(keys);
+const fromIterable: number = f.addAll(new Set<Key>(['x', 'y']));
+const many: Uint8Array = f.hasMany(keys);
+const manyFromGenerator: Uint8Array = f.hasMany((function* (): Generator<Key> { yield 'x'; yield 1n; })());
+check(n === keys.length && fromIterable === 2 && many instanceof Uint8Array && many.every((v) => v === 1), 'addAll/hasMany');
+check(manyFromGenerator instanceof Uint8Array && manyFromGenerator[0] === 1, 'hasMany(iterable)');
+
+const numbers: number[] = [f.size, f.capacity, f.loadFactor, f.bitsPerItem, f.byteLength, f.bucketCount, f.fingerprintBits, f.maxKicks, f.fprBound];
+check(numbers.every((v) => typeof v === 'number'), 'numeric properties are numbers');
+const bucketSize: 2 | 4 | 8 = f.bucketSize;
+check(bucketSize === 4, 'bucketSize');
+const flags: boolean[] = [f.isFull, f.semiSort, f.disposed];
+check(flags.every((v) => typeof v === 'boolean'), 'boolean properties are booleans');
+const seed: bigint = f.seed;
+check(seed === 7n, 'seed is a bigint');
+
+const bytes: Uint8Array = f.serialize();
+check(bytes instanceof Uint8Array && bytes.length === f.byteLength, 'serialize');
+const g: CuckooFilter = await CuckooFilter.deserialize(bytes);
+// (Not bytes.buffer: since TypeScript 5.7 that is an ArrayBufferLike, which includes SharedArrayBuffer, and
+// deserialize takes ArrayBuffer and views only, at runtime too.)
+const copy: ArrayBuffer = new ArrayBuffer(bytes.length);
+new Uint8Array(copy).set(bytes);
+const h: CuckooFilter = CuckooFilter.deserializeSync(copy);
+const fromView: CuckooFilter = await CuckooFilter.deserialize(new DataView(bytes.buffer));
+check(g.size === f.size && h.size === f.size && fromView.size === f.size, 'deserialize');
+f.clear();
+check(f.size === 0, 'clear');
+const byBuckets = new CuckooFilter({ bucketCount: 64n, fingerprintBits: 12, bucketSize: 8, semiSort: false });
+check(byBuckets.bucketCount === 64 && byBuckets.bucketSize === 8, 'constructor');
+const semiSorted = new CuckooFilter({ capacity: 1000n, fingerprintBits: 13, semiSort: true });
+check(semiSorted.semiSort, 'semiSort');
+
+let escaped: CuckooFilter;
+{
+  using scoped = await CuckooFilter.create({ capacity: 100 });
+  scoped.add('scoped');
+  escaped = scoped;
+}
+check(escaped.disposed, 'using disposes');
+f[Symbol.dispose]();
+for (const x of [g, h, fromView, byBuckets, semiSorted]) x.dispose();
+check(f.disposed, 'dispose');
+
+// Each line below must be a type error (tsc reports an unused directive otherwise).
+// @ts-expect-error bucketSize is 2 | 4 | 8
+void (() => new CuckooFilter({ capacity: 10, bucketSize: 3 }));
+// @ts-expect-error fpr is a number, not a string
+void (() => new CuckooFilter({ capacity: 10, fpr: '0.01' }));
+// @ts-expect-error capacity is a number or a bigint
+void (() => CuckooFilter.create({ capacity: '10' }));
+// @ts-expect-error unknown option
+void (() => CuckooFilter.create({ capacity: 10, buckets: 4 }));
+// @ts-expect-error a boolean is not a key
+void (() => escaped.has(true));
+// @ts-expect-error null is not a key
+void (() => escaped.add(null));
+// @ts-expect-error a string is not binary data
+void (() => CuckooFilter.deserialize('bytes'));
+// @ts-expect-error properties are read-only
+void (() => { escaped.size = 3; });
+// @ts-expect-error serialize() returns a Uint8Array, not a string
+void ((): string => escaped.serialize());
+console.log('typed consumer ok');
+`;
+
+function tscArgs(...files) {
+  return [
+    '--noEmit',
+    '--strict',
+    '--module', 'nodenext',
+    '--moduleResolution', 'nodenext',
+    '--target', 'es2022',
+    '--lib', 'es2022,esnext.disposable,dom',
+    '--types', '',
+    ...files,
+  ];
+}
+
+test('package: a TypeScript consumer of the whole API type-checks against the installed types, and runs', (t) => {
+  assert.ok(existsSync(tsc), `no ${tsc}: npm ci (typescript is a devDependency)`);
+  t.diagnostic(run(tsc, ['--version']).stdout.trim());
+  writeFileSync(path.join(project, 'consumer.mts'), typedConsumer);
+  ok(run(tsc, tscArgs('consumer.mts'), { cwd: project }), 'tsc --noEmit consumer.mts');
+
+  // Compiled and run: the runtime agrees with the declared types.
+  const emit = tscArgs('--outDir', 'out', 'consumer.mts').filter((a) => a !== '--noEmit');
+  ok(run(tsc, emit, { cwd: project }), 'tsc consumer.mts');
+  const r = ok(run(process.execPath, [path.join('out', 'consumer.mjs')], { cwd: project }), 'node out/consumer.mjs');
+  assert.match(r.stdout, /typed consumer ok/);
+});
+
+test('package: a wrong option type without @ts-expect-error fails to type-check', () => {
+  writeFileSync(
+    path.join(project, 'wrong.mts'),
+    `import { CuckooFilter } from 'cuckoo-wasm';
+export const f = await CuckooFilter.create({ capacity: 10, bucketSize: 3 });
+`,
+  );
+  const r = run(tsc, tscArgs('wrong.mts'), { cwd: project });
+  const out = r.stdout + r.stderr;
+  assert.notEqual(r.status, 0, `tsc accepted bucketSize: 3:\n${out}`);
+  assert.match(out, /wrong\.mts\(2,\d+\): error TS2322: Type '3' is not assignable to type '2 \| 4 \| 8( \| undefined)?'/);
+});
+
+test('package: the types also serve a CommonJS TypeScript consumer (require)', () => {
+  writeFileSync(path.join(project, 'consumer.cts'), `import cuckoo = require('cuckoo-wasm');
+import { CuckooFilter } from 'cuckoo-wasm';
+export async function main(): Promise<boolean> {
+  const f: CuckooFilter = await cuckoo.CuckooFilter.create({ capacity: 10 });
+  const found: boolean = f.add('a') && f.has('a');
+  f.dispose();
+  return found;
+}
+`);
+  ok(run(tsc, tscArgs('consumer.cts'), { cwd: project }), 'tsc --noEmit consumer.cts');
+});
+
+// Known gap (reported, not fixed here: it needs package.json): "exports" gives the `require` condition the
+// same js/index.d.ts as `import`, and the package is "type": "module", so TypeScript reads those types as
+// an ES module. A CommonJS TypeScript project on Node 18 (module node16 / node18) then gets TS1471 "The
+// specifier only resolves to an ES module, which cannot be imported with 'require'", although the runtime
+// require() works; only module node20 / nodenext, which model Node's require(esm), accept it. The fix is a
+// CommonJS declaration file (js/index.d.cts, the same declarations) under "require": { "types": ... }.
+test(
+  'package: the types serve a CommonJS TypeScript consumer under module node16 (Node 18)',
+  { todo: 'needs js/index.d.cts as the types of the "require" condition in package.json "exports"' },
+  () => {
+    const r = run(
+      tsc,
+      tscArgs('consumer.cts').map((a) => (a === 'nodenext' ? 'node16' : a)),
+      { cwd: project },
+    );
+    assert.equal(r.status, 0, `tsc --module node16 consumer.cts:\n${r.stdout}${r.stderr}`);
+  },
+);
