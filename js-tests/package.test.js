@@ -361,3 +361,54 @@ test(
     assert.equal(r.status, 0, `tsc --module node16 consumer.cts:\n${r.stdout}${r.stderr}`);
   },
 );
+
+// From a bundler: esbuild (a devDependency) bundles an ES module importing 'cuckoo-wasm' from the installed
+// tarball for the browser platform, where a Node built-in import would be an error. The bundle must come
+// from the package's ES modules only, with no warning, and work when run.
+test('package: esbuild bundles it for the browser (platform browser, ESM) and the bundle works', async (t) => {
+  let esbuild;
+  try {
+    esbuild = await import('esbuild');
+  } catch (e) {
+    const reason = `esbuild is not installed (npm ci): ${e.message}`;
+    if (process.env.CI) assert.fail(reason);
+    t.skip(reason);
+    return;
+  }
+  writeFileSync(
+    path.join(project, 'bundle-entry.mjs'),
+    `import { CuckooFilter } from 'cuckoo-wasm';
+const f = await CuckooFilter.create({ capacity: 100, seed: 1 });
+const result = { added: f.add('bundled'), has: f.has('bundled'), size: f.size, bytes: f.serialize().length };
+f.dispose();
+console.log(JSON.stringify(result));
+`,
+  );
+  const built = await esbuild.build({
+    absWorkingDir: project,
+    entryPoints: ['bundle-entry.mjs'],
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+    outfile: 'bundle.mjs',
+    metafile: true,
+    logLevel: 'silent',
+  });
+  assert.deepEqual(built.errors, []);
+  assert.deepEqual(built.warnings.map((w) => w.text), [], 'esbuild warnings');
+  const inputs = Object.keys(built.metafile.inputs).sort();
+  t.diagnostic(`bundle inputs: ${inputs.join(' ')}`);
+  for (const input of inputs) {
+    if (input === 'bundle-entry.mjs') continue;
+    assert.match(input, /^node_modules\/cuckoo-wasm\/(js\/[\w.-]+\.js|dist\/[\w.-]+\.mjs)$/, `bundled ${input}`);
+  }
+  const output = built.metafile.outputs['bundle.mjs'];
+  t.diagnostic(`bundle.mjs: ${(output.bytes / 1024).toFixed(1)} KiB`);
+  const r = ok(run(process.execPath, ['bundle.mjs'], { cwd: project }), 'node bundle.mjs');
+  const seen = JSON.parse(r.stdout.trim());
+  assert.equal(seen.added, true);
+  assert.equal(seen.has, true);
+  assert.equal(seen.size, 1);
+  assert.ok(seen.bytes > 64);
+});
