@@ -6,6 +6,7 @@
 // page's re-serialized and rebuilt bytes against the golden bytes, and that the page ran with no errors
 // and fetched nothing but the package's own ES modules and the test data (so the browser path pulls in no
 // Node built-in: `import 'node:fs'` or a bare specifier would fail to resolve and show up as an error).
+// A second test loads an esbuild bundle of the package (platform browser) the same way.
 //
 // Without /usr/bin/chromium the test is skipped with the reason, unless CI is set: in CI it fails.
 // CHROMIUM_PATH overrides the browser path. Flags: /work/shared/toolchain.md.
@@ -50,13 +51,21 @@ const contentTypes = {
 const servedRoots = ['/js/', '/dist/', '/testdata/'];
 
 // Serves / (the page) and files under js/, dist/, testdata/; records every request.
-function startServer() {
+// `extra` maps more paths to { type, body } served from memory.
+function startServer(extra = {}) {
   const requests = [];
   const server = createServer((req, res) => {
     const url = new URL(req.url, 'http://localhost');
     let status = 404;
     let file = null;
     const pathname = decodeURIComponent(url.pathname);
+    if (Object.hasOwn(extra, pathname)) {
+      const { type, body } = extra[pathname];
+      res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
+      res.end(body);
+      requests.push({ path: pathname, status: 200, body: null });
+      return;
+    }
     if (pathname === '/' || pathname === '/index.html') {
       file = pagePath;
     } else if (servedRoots.some((r) => pathname.startsWith(r)) && !pathname.split('/').includes('..')) {
@@ -235,6 +244,97 @@ test('browser: headless Chromium loads the package from <script type="module"> a
     assert.match(api.badOption, /^RangeError: .*bucketSize/);
     assert.match(api.badBytes, /^Error: cuckoo: /);
     assert.equal(api.badKey, 'TypeError');
+  } finally {
+    if (context !== null) await context.close();
+    await new Promise((resolve) => server.close(resolve));
+    rmSync(userDataDir, { recursive: true, force: true });
+  }
+});
+
+// From a bundler, in the browser: esbuild (a devDependency) bundles a page script that imports js/index.js,
+// for the browser platform (a Node built-in import would be a build error), into one file served from
+// memory; the page loads only that bundle and a golden file, and checks its keys.
+test('browser: an esbuild bundle of the package runs in headless Chromium', async (t) => {
+  if (!existsSync(executablePath)) {
+    const reason = `no Chromium at ${executablePath} (apt-get install chromium, or set CHROMIUM_PATH)`;
+    if (inCI) assert.fail(`${reason}; CI is set, so the browser test must run`);
+    t.skip(reason);
+    return;
+  }
+  let esbuild;
+  try {
+    esbuild = await import('esbuild');
+  } catch (e) {
+    const reason = `esbuild is not installed (npm ci): ${e.message}`;
+    if (inCI) assert.fail(reason);
+    t.skip(reason);
+    return;
+  }
+  const { chromium } = await import('playwright-core');
+  const name = 'b8_f16_strings.json';
+  const meta = JSON.parse(readFileSync(path.join(goldenDir, name), 'utf8'));
+  const entry = `
+import { CuckooFilter } from './js/index.js';
+try {
+  const meta = await (await fetch('/testdata/golden/${name}')).json();
+  const bytes = new Uint8Array(await (await fetch('/testdata/golden/' + meta.file)).arrayBuffer());
+  const f = await CuckooFilter.deserialize(bytes);
+  const result = {
+    present: meta.present.map((k) => f.has(k)),
+    absent: meta.absent.map((k) => f.has(k)),
+    reserialized: Array.from(f.serialize()),
+  };
+  f.dispose();
+  window.__result = { done: true, error: null, ...result };
+} catch (e) {
+  window.__result = { done: true, error: String(e && e.stack) };
+}
+`;
+  const built = await esbuild.build({
+    stdin: { contents: entry, resolveDir: root, sourcefile: 'bundle-entry.js', loader: 'js' },
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+  });
+  assert.deepEqual(built.warnings.map((w) => w.text), [], 'esbuild warnings');
+  const bundle = built.outputFiles[0].text;
+  assert.doesNotMatch(bundle, nodeBuiltinImport);
+  const html = '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="/bundle.js"></script>';
+  const { server, requests, port } = await startServer({
+    '/bundle.html': { type: 'text/html; charset=utf-8', body: html },
+    '/bundle.js': { type: 'text/javascript; charset=utf-8', body: bundle },
+  });
+  const userDataDir = mkdtempSync(path.join(tmpdir(), 'cuckoo-chromium-'));
+  let context = null;
+  try {
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath,
+      headless: true,
+      args: chromiumArgs,
+      timeout: 20_000,
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(`console.error: ${m.text()}`);
+    });
+    await page.goto(`http://127.0.0.1:${port}/bundle.html`, { timeout: 10_000 });
+    await page
+      .waitForFunction(() => window.__result?.done === true, null, { timeout: 15_000 })
+      .catch((e) => assert.fail(`the bundled page did not finish: ${e.message}\n${errors.join('\n')}`));
+    const result = await page.evaluate(() => window.__result);
+    assert.equal(result.error, null);
+    assert.deepEqual(errors, []);
+    // One script, the bundle: nothing fetched from js/ or dist/.
+    const paths = requests.map((r) => r.path).filter((p) => p !== '/favicon.ico');
+    assert.deepEqual(paths, ['/bundle.html', '/bundle.js', `/testdata/golden/${name}`, `/testdata/golden/${meta.file}`]);
+    assert.deepEqual(result.present, meta.present.map(() => true));
+    assert.deepEqual(result.absent, meta.absent.map(() => false));
+    assert.deepEqual(result.reserialized, [...readFileSync(path.join(goldenDir, meta.file))]);
   } finally {
     if (context !== null) await context.close();
     await new Promise((resolve) => server.close(resolve));
