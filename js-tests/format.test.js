@@ -64,6 +64,19 @@ test('deserialize accepts a Uint8Array at an offset, an ArrayBuffer and other vi
   f.dispose();
 });
 
+test('deserialize() reads a SharedArrayBuffer (bytes shared with a worker)', async () => {
+  const f = await CuckooFilter.create({ capacity: 100 });
+  f.add('shared');
+  const bytes = f.serialize();
+  const shared = new SharedArrayBuffer(bytes.length);
+  new Uint8Array(shared).set(bytes);
+  const g = await CuckooFilter.deserialize(shared);
+  assert.equal(g.has('shared'), true);
+  assert.deepEqual(g.serialize(), bytes);
+  g.dispose();
+  f.dispose();
+});
+
 test('serialize() returns a copy that does not change with the filter', async () => {
   const f = await CuckooFilter.create({ capacity: 100 });
   const before = f.serialize();

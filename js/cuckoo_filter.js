@@ -29,10 +29,11 @@ function disposedError(method) {
 function toBytes(bytes) {
   if (bytes instanceof Uint8Array) return bytes;
   if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (bytes instanceof ArrayBuffer || Object.prototype.toString.call(bytes) === '[object ArrayBuffer]') {
-    return new Uint8Array(bytes);
-  }
-  throw new TypeError('cuckoo-wasm: deserialize() takes a Uint8Array, an ArrayBuffer view or an ArrayBuffer');
+  const tag = Object.prototype.toString.call(bytes); // also matches buffers from another realm (iframe, vm)
+  if (tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]') return new Uint8Array(bytes);
+  throw new TypeError(
+    'cuckoo-wasm: deserialize() takes a Uint8Array, an ArrayBuffer view, an ArrayBuffer or a SharedArrayBuffer',
+  );
 }
 
 function toArray(keys, method) {

@@ -113,7 +113,8 @@ export declare class CuckooFilter {
    * Loads the module if needed, then reads a filter from the portable binary format (docs/format.md),
    * as written by {@link CuckooFilter.serialize} or by native `cuckoo::CuckooFilter::serialize()`.
    * Everything is validated before anything is trusted.
-   * @param bytes the serialized filter: a `Uint8Array` (any offset), another view, or an `ArrayBuffer`.
+   * @param bytes the serialized filter: a `Uint8Array` (any offset), another view, or an `ArrayBuffer` /
+   *   `SharedArrayBuffer` (so `f.serialize().buffer` type-checks: TypeScript types it `ArrayBufferLike`).
    * @returns a promise of the filter.
    * @throws (rejects) {TypeError} if `bytes` is not binary data.
    * @throws (rejects) {Error} on bad bytes, with the core's FormatError message, e.g.
@@ -121,14 +122,14 @@ export declare class CuckooFilter {
    *   "cuckoo: checksum mismatch: the bytes are corrupted", "cuckoo: trailing bytes: ...".
    * @throws (rejects) {RangeError} if the filter does not fit in WebAssembly memory.
    */
-  static deserialize(bytes: ArrayBufferView | ArrayBuffer): Promise<CuckooFilter>;
+  static deserialize(bytes: ArrayBufferView | ArrayBuffer | SharedArrayBuffer): Promise<CuckooFilter>;
 
   /**
    * {@link CuckooFilter.deserialize}, synchronously; needs `await CuckooFilter.ready` first.
    * @throws {Error} if the module is not loaded yet, or on bad bytes (as `deserialize`).
    * @throws {TypeError} if `bytes` is not binary data. {RangeError} if it does not fit in memory.
    */
-  static deserializeSync(bytes: ArrayBufferView | ArrayBuffer): CuckooFilter;
+  static deserializeSync(bytes: ArrayBufferView | ArrayBuffer | SharedArrayBuffer): CuckooFilter;
 
   /**
    * Adds one copy of `key`.

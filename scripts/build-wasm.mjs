@@ -3,6 +3,8 @@
 //   dist/cuckoo_wasm.mjs   the Emscripten glue (wasm inline, base64) as an ES module   <- js/runtime.js
 //   dist/cuckoo_wasm.cjs   the same glue as CommonJS                                     <- dist/cuckoo.cjs
 //   dist/cuckoo.cjs        js/*.js bundled as CommonJS (scripts/cjs-bundle.mjs)           <- js/index.cjs
+//   dist/index.d.cts       js/index.d.ts as CommonJS declarations (TypeScript reads a .d.ts in a "type":
+//                          "module" package as ESM, so `require` under module node16 needs its own copy)
 // then loads both entries as a smoke test. The first build compiles Emscripten's system libraries into
 // its cache, which takes a few minutes.
 import { spawnSync } from 'node:child_process';
@@ -61,6 +63,7 @@ mkdirSync(dist, { recursive: true });
 writeFileSync(path.join(dist, 'cuckoo_wasm.mjs'), `${banner}${body}export default createCuckooModule;\n`);
 writeFileSync(path.join(dist, 'cuckoo_wasm.cjs'), `${banner}${body}module.exports = createCuckooModule;\n`);
 writeFileSync(path.join(dist, 'cuckoo.cjs'), bundleCjs(path.join(root, 'js', 'index.js')));
+writeFileSync(path.join(dist, 'index.d.cts'), readFileSync(path.join(root, 'js', 'index.d.ts'), 'utf8'));
 
 // Smoke test: both entries load and agree.
 async function smoke(lib, how) {
