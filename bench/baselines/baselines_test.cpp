@@ -331,11 +331,12 @@ void dleft_model_run(uint64_t buckets, size_t ops, uint64_t seed) {
   std::vector<uint64_t> live;
   uint64_t rng = seed, fresh = 0;
   size_t inserts = 0, failures = 0, erases = 0;
+  bool growing = true;  // fill until inserts fail, then drain to 40% load, and again
   for (size_t op = 0; op < ops; ++op) {
     const uint64_t r = splitmix64(rng++);
     const unsigned kind = r % 10;
-    const bool grow = f.load_factor() < 0.5;
-    if (kind < (grow ? 6u : 4u)) {
+    if (f.load_factor() < 0.4) growing = true;
+    if (kind < (growing ? 6u : 3u)) {
       const bool duplicate = !live.empty() && (r >> 8) % 3 == 0;
       const uint64_t key = duplicate ? live[(r >> 16) % live.size()] : splitmix64(fresh++ ^ (seed << 40));
       const uint64_t before = f.size();
@@ -346,6 +347,7 @@ void dleft_model_run(uint64_t buckets, size_t ops, uint64_t seed) {
       } else {
         ASSERT_EQ(f.size(), before);
         ++failures;
+        growing = false;
       }
     } else if (kind < 8) {
       if (live.empty()) continue;
@@ -366,6 +368,7 @@ void dleft_model_run(uint64_t buckets, size_t ops, uint64_t seed) {
   for (uint64_t key : live) ASSERT_TRUE(f.erase(key));
   EXPECT_EQ(f.size(), 0u);
   EXPECT_EQ(f.cells_used(), 0u);
+  EXPECT_GT(failures, 0u);  // the run reached the first-failure load
   std::printf("dl-CBF (%u-bit cells) model run: %zu inserts, %zu erases, %zu failures\n", DL::kCellBits, inserts,
               erases, failures);
 }
