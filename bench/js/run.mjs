@@ -51,7 +51,7 @@ const PEERS = {
 };
 
 function parseArgs(argv) {
-  const o = { n: 1_000_000, fpr: [0.001, 0.01], reps: 3, rounds: 2, slowN: null, peers: Object.keys(PEERS), write: true, child: null };
+  const o = { n: 1_000_000, fpr: [0.001, 0.01], reps: 3, rounds: 2, h2hReps: 7, slowN: null, peers: Object.keys(PEERS), write: true, child: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const v = () => {
@@ -66,6 +66,7 @@ function parseArgs(argv) {
     else if (a === '--peers') o.peers = v().split(',');
     else if (a === '--no-write') o.write = false;
     else if (a === '--child') o.child = v();
+    else if (a === '--h2h-reps') o.h2hReps = Number(v());
     else throw new Error(`unknown option ${a} (see the header of bench/js/run.mjs)`);
   }
   for (const p of o.peers) if (!(p in PEERS)) throw new Error(`unknown peer ${p}; known: ${Object.keys(PEERS).join(', ')}`);
@@ -206,6 +207,54 @@ async function child(opts) {
   process.stdout.write(JSON.stringify(r) + '\n');
 }
 
+// ---------------------------------------------------------------- child: head-to-head has()
+
+// cuckoo-wasm and bloomfilter in one process, filled with the same keys, their has() passes alternating
+// (order flipped every repetition): each pair of passes sees the same load, so the median of the paired
+// ratios is the figure least disturbed by other jobs on the machine. Each adapter's loop has its own call
+// sites, so sharing the process does not pollute either's JIT feedback.
+async function headToHead(opts) {
+  if (typeof globalThis.gc !== 'function') throw new Error('the child needs --expose-gc');
+  const { ours, oursBatch } = await import('./peers/ours.mjs');
+  const { bloomfilter } = await import('./peers/bloomfilter.mjs');
+  await ours.load();
+  const n = opts.n;
+  const fpr = opts.fpr[0];
+  const present = new Array(n);
+  const absent = new Array(n);
+  for (let i = 0; i < n; i++) {
+    present[i] = 'key-' + i;
+    absent[i] = 'key-' + (n + i);
+  }
+  const fo = ours.create(n, fpr);
+  ours.add(fo, present);
+  const fb = bloomfilter.create(n, fpr);
+  bloomfilter.add(fb, present);
+  collect();
+  const runs = [
+    ['ours', (k) => ours.has(fo, k)],
+    ['bloomfilter', (k) => bloomfilter.has(fb, k)],
+    ['oursBatch', (k) => oursBatch.has(fo, k)],
+  ];
+  const out = { n, fpr, reps: opts.h2hReps, present: {}, absent: {} };
+  for (const set of ['present', 'absent']) for (const [name] of runs) out[set][name] = [];
+  let checksum = 0;
+  for (let rep = 0; rep < opts.h2hReps; rep++) {
+    const order = rep % 2 === 0 ? runs : [...runs].reverse();
+    for (const set of ['present', 'absent']) {
+      const keys = set === 'present' ? present : absent;
+      for (const [name, run] of order) {
+        const t = now();
+        checksum += run(keys);
+        out[set][name].push(msSince(t));
+      }
+    }
+  }
+  fo.dispose();
+  out.checksum = checksum;
+  process.stdout.write(JSON.stringify(out) + '\n');
+}
+
 // ---------------------------------------------------------------- parent: run the children, report
 
 const fmt = {
@@ -252,7 +301,27 @@ function verdict(ok) {
   return ok ? 'met' : '**not met**';
 }
 
-function report(results, opts, meta) {
+const median = (xs) => {
+  const a = [...xs].sort((x, y) => x - y);
+  return a.length % 2 ? a[(a.length - 1) / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
+};
+// Head-to-head figures for one key set: M/s (best pass) of each, and the median over repetitions of
+// the paired ratio bloomfilter ms / ours ms (= ours calls/s over bloomfilter calls/s).
+function h2hStats(h, set) {
+  const t = h[set];
+  const best = (xs) => Math.min(...xs);
+  return {
+    ours: h.n / best(t.ours) / 1e3,
+    bloomfilter: h.n / best(t.bloomfilter) / 1e3,
+    batch: h.n / best(t.oursBatch) / 1e3,
+    ratio: median(t.bloomfilter.map((b, i) => b / t.ours[i])),
+    batchRatio: median(t.bloomfilter.map((b, i) => b / t.oursBatch[i])),
+    minRatio: Math.min(...t.bloomfilter.map((b, i) => b / t.ours[i])),
+    maxRatio: Math.max(...t.bloomfilter.map((b, i) => b / t.ours[i])),
+  };
+}
+
+function report(results, opts, meta, h2h = {}) {
   const out = [];
   out.push(`# JS benchmark: cuckoo-wasm vs npm peers`);
   out.push('');
@@ -270,13 +339,16 @@ function report(results, opts, meta) {
   out.push('');
   out.push('## Ratios (this run) and targets');
   out.push('');
+  out.push('From the tables above (separate processes, best times; ratios of calls per second):');
+  out.push('');
   out.push('| fpr | ours has() / bloomfilter (present, absent) | ours / bloom-filters CF | ours / @libp2p/utils | ours hasMany() / bloomfilter test() | ours memory per 1 M items | ours false negatives |');
   out.push('|---|---|---|---|---|---|---|');
   const checks = [];
   for (const fpr of opts.fpr) {
     const at = (p) => results.find((x) => x.fpr === fpr && x.peer === p);
     const ours = at('ours');
-    const pair = (other, mine = ours) => `${ratioLine(mine, other, 'hasPresentMs')}, ${ratioLine(mine, other, 'hasAbsentMs')}`;
+    const pairOf = (mine, other) => `${ratioLine(mine, other, 'hasPresentMs')}, ${ratioLine(mine, other, 'hasAbsentMs')}`;
+    const pair = (other) => pairOf(ours, other);
     const memPerM = ours && !ours.error ? (ours.memoryBytes / ours.n) * 1e6 : null;
     const fnOurs = ['ours', 'ours-batch', 'ours-num']
       .map(at)
@@ -284,19 +356,47 @@ function report(results, opts, meta) {
       .reduce((s, x) => s + x.falseNegatives + (x.roundTripLost ?? 0), 0);
     out.push(
       `| ${fpr * 100}% | ${pair(at('bloomfilter'))} | ${pair(at('bloom-filters'))} | ${pair(at('libp2p'))} | ` +
-        `${pair(at('bloomfilter'), at('ours-batch'))} | ` +
+        `${pairOf(at('ours-batch'), at('bloomfilter'))} | ` +
         `${memPerM == null ? 'n/a' : fmt.mb(memPerM) + ' MB'} | ${fnOurs} |`,
     );
     const min = (other) =>
       ours && other && !ours.error && !other.error
         ? Math.min(rate(ours, 'hasPresentMs') / rate(other, 'hasPresentMs'), rate(ours, 'hasAbsentMs') / rate(other, 'hasAbsentMs'))
         : null;
-    const bf = min(at('bloomfilter'));
+    const h = h2h[fpr] && !h2h[fpr].error ? h2h[fpr] : null;
+    const bf = h ? Math.min(h2hStats(h, 'present').ratio, h2hStats(h, 'absent').ratio) : min(at('bloomfilter'));
+    const bfHow = h ? 'head-to-head median, worse of present/absent' : 'separate processes, worse of present/absent';
     const cf = min(at('bloom-filters'));
-    if (bf != null) checks.push(`- fpr ${fpr * 100}%: ours has() >= 1.5x bloomfilter: ${bf.toFixed(2)}x (worse of present/absent): ${verdict(bf >= 1.5)}`);
+    if (bf != null) checks.push(`- fpr ${fpr * 100}%: ours has() >= 1.5x bloomfilter: ${bf.toFixed(2)}x (${bfHow}): ${verdict(bf >= 1.5)}`);
     if (cf != null) checks.push(`- fpr ${fpr * 100}%: ours has() >= 100x bloom-filters CuckooFilter: ${cf.toFixed(0)}x: ${verdict(cf >= 100)}`);
     if (fpr === 0.01 && memPerM != null) checks.push(`- fpr 1%: ours memory <= 2 MB per million items: ${fmt.mb(memPerM)} MB: ${verdict(memPerM <= 2e6)}`);
     checks.push(`- fpr ${fpr * 100}%: ours zero false negatives (add/has, batch, number keys, round trip): ${verdict(fnOurs === 0)}`);
+  }
+  if (Object.keys(h2h).length) {
+    out.push('');
+    out.push(
+      `Head-to-head (string keys, ${fmt.int(opts.n)} of each): cuckoo-wasm and bloomfilter filled with the same keys in ONE process, ` +
+        `their passes alternating ${opts.h2hReps} times (order flipped each time), so each pair shares the machine's load. ` +
+        'M/s = best pass; ratio = median over repetitions of the paired ratio (range in brackets).',
+    );
+    out.push('');
+    out.push('| fpr | keys | ours has() M/s | bloomfilter test() M/s | ours hasMany() M/s | has() / test() median [min, max] | hasMany() / test() median |');
+    out.push('|---|---|--:|--:|--:|---|---|');
+    for (const fpr of opts.fpr) {
+      const h = h2h[fpr];
+      if (!h) continue;
+      if (h.error) {
+        out.push(`| ${fpr * 100}% | error: ${h.error.replace(/\|/g, '\\|')} ||||||`);
+        continue;
+      }
+      for (const set of ['present', 'absent']) {
+        const x = h2hStats(h, set);
+        out.push(
+          `| ${fpr * 100}% | ${set} | ${x.ours.toFixed(2)} | ${x.bloomfilter.toFixed(2)} | ${x.batch.toFixed(2)} | ` +
+            `${x.ratio.toFixed(2)}x [${x.minRatio.toFixed(2)}, ${x.maxRatio.toFixed(2)}] | ${x.batchRatio.toFixed(2)}x |`,
+        );
+      }
+    }
   }
   out.push('');
   out.push('Targets:');
@@ -316,9 +416,9 @@ async function parent(opts) {
   const self = fileURLToPath(import.meta.url);
   const started = Date.now();
   const runChild = (p, fpr) => {
-    const slow = PEERS[p][2];
+    const slow = p !== 'h2h' && PEERS[p][2];
     const n = slow ? opts.slowN : opts.n;
-    const args = ['--expose-gc', self, '--child', p, '--fpr', String(fpr), '--n', String(n), '--reps', String(opts.reps)];
+    const args = ['--expose-gc', self, '--child', p, '--fpr', String(fpr), '--n', String(n), '--reps', String(opts.reps), '--h2h-reps', String(opts.h2hReps)];
     const t = Date.now();
     process.stderr.write(`[bench] ${p} fpr=${fpr} n=${n} ... `);
     const c = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 26 });
@@ -363,6 +463,11 @@ async function parent(opts) {
       }
     }
   }
+  // Head-to-head has(): cuckoo-wasm and bloomfilter alternating in one process (when both are selected).
+  const h2h = {};
+  if (opts.peers.includes('ours') && opts.peers.includes('bloomfilter') && opts.h2hReps > 0) {
+    for (const fpr of opts.fpr) h2h[fpr] = runChild('h2h', fpr);
+  }
   // Slow peers: once per fpr.
   for (const fpr of opts.fpr) for (const p of slowPeers) byKey.set(`${p}@${fpr}`, { ...runChild(p, fpr), rounds: 1 });
   const results = [];
@@ -376,7 +481,7 @@ async function parent(opts) {
     node: process.version,
   };
   meta.command = meta.command.trim();
-  const md = report(results, opts, meta);
+  const md = report(results, opts, meta, h2h);
   process.stdout.write(md + '\n');
   if (opts.write) {
     const dir = join(root, 'bench', 'results', 'js');
@@ -390,11 +495,12 @@ async function parent(opts) {
         versions[name] = null;
       }
     }
-    writeFileSync(join(dir, 'latest.json'), JSON.stringify({ meta, options: opts, versions, results }, null, 2) + '\n');
+    writeFileSync(join(dir, 'latest.json'), JSON.stringify({ meta, options: opts, versions, results, headToHead: h2h }, null, 2) + '\n');
     process.stderr.write(`[bench] wrote ${relative(process.cwd(), join(dir, 'latest.md'))} and latest.json (${meta.totalSeconds.toFixed(0)} s)\n`);
   }
 }
 
 const opts = parseArgs(process.argv.slice(2));
-if (opts.child) await child(opts);
+if (opts.child === 'h2h') await headToHead(opts);
+else if (opts.child) await child(opts);
 else await parent(opts);
