@@ -1,4 +1,4 @@
-// bench/svg_plot.cpp: see svg_plot.h. Layout: a fixed 720 x 440 canvas, the plot area on the left, the
+// bench/svg_plot.cpp: see svg_plot.h. Layout: a fixed 820 x 440 canvas, the plot area on the left, the
 // legend on the right; "nice" ticks (1, 2, 5 x 10^k) on linear axes and decades on a log x axis.
 #include "svg_plot.h"
 
@@ -13,7 +13,7 @@
 namespace bench {
 namespace {
 
-constexpr double kWidth = 720, kHeight = 440;
+constexpr double kWidth = 820, kHeight = 440;
 constexpr double kLeft = 70, kRight = 540, kTop = 40, kBottom = 380;  // plot area
 const char* const kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
                                "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
@@ -142,9 +142,13 @@ std::string render_svg(const Plot& plot) {
       }
     }
     const double ly = kTop + 10 + 20 * s;
-    svg << "<line x1=\"" << kRight + 15 << "\" x2=\"" << kRight + 45 << "\" y1=\"" << ly << "\" y2=\"" << ly
-        << "\" stroke=\"" << color << "\" stroke-width=\"2\"" << (series.dashed ? " stroke-dasharray=\"6,4\"" : "")
-        << "/>\n";
+    if (series.markers_only) {
+      svg << "<circle cx=\"" << kRight + 30 << "\" cy=\"" << ly << "\" r=\"3\" fill=\"" << color << "\"/>\n";
+    } else {
+      svg << "<line x1=\"" << kRight + 15 << "\" x2=\"" << kRight + 45 << "\" y1=\"" << ly << "\" y2=\"" << ly
+          << "\" stroke=\"" << color << "\" stroke-width=\"2\""
+          << (series.dashed ? " stroke-dasharray=\"6,4\"" : "") << "/>\n";
+    }
     svg << "<text x=\"" << kRight + 52 << "\" y=\"" << ly + 4 << "\">" << escape(series.name) << "</text>\n";
   }
   svg << "</svg>\n";
