@@ -35,10 +35,10 @@ inline uint64_t rotl64(uint64_t x, unsigned r) { return (x << r) | (x >> ((64 - 
 inline void prefetch_read(const void* p) { __builtin_prefetch(p, 0, 3); }
 
 // F provides: uint64_t seed() const; void prefetch_hash(uint64_t h) const; bool contains_hash(uint64_t h) const.
-// Hashes kWindow keys ahead of the probe so their cache misses overlap.
-template <class F>
+// Hashes kWindow keys ahead of the probe so their cache misses overlap. A core tracks only ~10-12
+// outstanding misses, so filters touching several lines per key use a smaller window.
+template <size_t kWindow = 16, class F>
 void contains_many_prefetched(const F& f, const uint64_t* keys, size_t n, uint8_t* out) {
-  constexpr size_t kWindow = 16;
   uint64_t hashes[kWindow];
   size_t i = 0;
   for (; i + kWindow <= n; i += kWindow) {

@@ -143,8 +143,10 @@ class BasicDLeftCountingBloomFilter {
   bool contains_hash(uint64_t h) const {
     uint64_t at[kD];
     const uint64_t q = locate(h, at);
+    uint64_t bucket[kD];
+    for (unsigned i = 0; i < kD; ++i) bucket[i] = load(at[i]);  // all d loads issue before any compare
     bool found = false;
-    for (unsigned i = 0; i < kD; ++i) found |= bucket_has(load(at[i]), q);
+    for (unsigned i = 0; i < kD; ++i) found |= bucket_has(bucket[i], q);
     return found;
   }
 
