@@ -7,7 +7,8 @@
 # Usage: bench/run.sh [--full] [other paper_eval flags]
 #   default: 24 MiB filters (2^22 buckets x 4 x 12 bits), a few minutes on 2 cores
 #   --full:  the paper's 192 MB filters (2^25 buckets, ~128 M items), roughly 20-30 minutes
-# Environment: BUILD_DIR (default build), RUN_NAME (default <UTC date>-default|full), MICRO=0 skips micro_bench.
+# Environment: BUILD_DIR (default build), RUN_NAME (default <UTC date>-default|full), MICRO=0 skips micro_bench,
+# LATEST=0 leaves bench/results/latest/ alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${BUILD_DIR:-build}
@@ -45,6 +46,10 @@ if [[ ${MICRO:-1} != 0 && -x $build_dir/bench/micro_bench ]]; then
 fi
 echo "total: $((SECONDS - start)) s" | tee -a "$out/run.txt" >&2
 
-rm -rf bench/results/latest
-cp -r "$out" bench/results/latest
-echo "results: $out/ (copied to bench/results/latest/)" >&2
+if [[ ${LATEST:-1} != 0 ]]; then
+  rm -rf bench/results/latest
+  cp -r "$out" bench/results/latest
+  echo "results: $out/ (copied to bench/results/latest/)" >&2
+else
+  echo "results: $out/" >&2
+fi
