@@ -22,6 +22,10 @@
 // The filter is a multiset of fingerprints: duplicates are stored as repeated remainders, and erase
 // removes one, so contains(x) is exactly "some stored fingerprint equals x's" (no false negatives).
 // Invariant kept by the load limit: at least one slot is empty, so every walk above terminates.
+// Cost: the walks read one slot at a time (Bender et al.'s algorithms as published, like the paper's own
+// QF), so every operation pays for the length of its cluster, which grows fast near 90% load (linear
+// probing: ~1/(1 - load)^2). That is the QF slowdown the paper's Figures 5-7 show; a rank/select
+// metadata layout (Pandey et al.'s CQF) would be a different, later filter.
 //
 // Sizing for Table 3 (for_memory): the paper's QF has 2^27 entries of 3 metadata bits + a 9-bit
 // remainder (12 bits per slot, 192 MB) and a maximum load of 90% (120.80 M items, 13.33 bits/item).
