@@ -376,6 +376,8 @@ void dleft_model_run(uint64_t buckets, size_t ops, uint64_t seed) {
 TEST(DLeftModel, TinyRemaindersSaturateCounters) { dleft_model_run<BasicDLeftCountingBloomFilter<2, 2>>(8, 300000, 4); }
 TEST(DLeftModel, SmallRemainders) { dleft_model_run<BasicDLeftCountingBloomFilter<5, 2>>(257, 400000, 5); }
 TEST(DLeftModel, PaperCells) { dleft_model_run<DLeftCountingBloomFilter>(1 << 12, 400000, 6); }
+// The 11 + 1 split the header mentions: a 1-bit counter never counts, so every copy takes a cell.
+TEST(DLeftModel, OneBitCounters) { dleft_model_run<BasicDLeftCountingBloomFilter<11, 1>>(1 << 10, 200000, 7); }
 
 }  // namespace
 }  // namespace bench::baselines
