@@ -21,6 +21,10 @@
 #include <cstddef>
 #include <cstdint>
 
+// Header-only XXH3 (as core/src/hash.h does), so a user of this header needs no libxxhash to link.
+#ifndef XXH_INLINE_ALL
+#define XXH_INLINE_ALL
+#endif
 #include <xxhash.h>
 
 namespace bench {
