@@ -13,6 +13,7 @@
 // and ss-CF points.
 //
 // Usage: paper_eval [--full] [--out DIR] [--table-mb N] [--queries N] [--steps N] [--skip-fig2] [--skip-fig4]
+//                   [--skip-filters] (Table 3 and Figures 5-8; leaves insert_many and huge pages on/off)
 // Output: the tables on stdout, progress on stderr, CSV + SVG + table3.txt + machine.txt + config.txt in DIR.
 #include <sys/stat.h>
 
@@ -77,7 +78,7 @@ struct EvalConfig {
   size_t fpr_queries = size_t{10} << 20;
   int steps = 10;                         // occupancy steps (Figures 6-8)
   uint64_t seed = 0x243F6A8885A308D3ull;
-  bool fig2 = true, fig4 = true;
+  bool fig2 = true, fig4 = true, filters = true;
   std::vector<uint64_t> fig2_buckets = {uint64_t{1} << 10, uint64_t{1} << 15, uint64_t{1} << 20};
   uint64_t fig4_buckets = uint64_t{1} << 16;
 };
@@ -111,9 +112,11 @@ EvalConfig parse_args(int argc, char** argv) {
       config.fig2 = false;
     } else if (arg == "--skip-fig4") {
       config.fig4 = false;
+    } else if (arg == "--skip-filters") {  // only our batch construction and huge pages on/off
+      config.filters = false;
     } else if (arg == "--help" || arg == "-h") {
       std::printf("usage: paper_eval [--full] [--out DIR] [--table-mb N] [--queries N] [--steps N] "
-                  "[--skip-fig2] [--skip-fig4]\n");
+                  "[--skip-fig2] [--skip-fig4] [--skip-filters]\n");
       std::exit(0);
     } else {
       throw std::invalid_argument("unknown argument " + arg);
@@ -333,21 +336,28 @@ struct BatchResult {
 };
 
 template <bool kSemi>
-BatchResult evaluate_batch(const EvalConfig& config, bool huge_pages) {
+struct BatchFilter {
+  CuckooAdapter<kSemi> filter;
+  BatchResult result;
+};
+
+// Fills a filter with insert_many to the first failure; records the construction rate and how much
+// of it the kernel backed with transparent huge pages.
+template <bool kSemi>
+BatchFilter<kSemi> build_batch(const EvalConfig& config, bool huge_pages) {
   using F = CuckooAdapter<kSemi>;
-  BatchResult result{F::kName, huge_pages, 0, 0, 0, {}, {}};
   const KeyStream keys(config.seed);
-  Rng rng(config.seed ^ 0x5A5A);
-  uint64_t next_negative = uint64_t{1} << 40;
   const long huge_before = anon_huge_pages_kb();
   progress("[%s] insert_many fill, huge pages %s\n", F::kName, huge_pages ? "on" : "off");
-  F filter = F::for_memory(config.table_bytes, config.seed, huge_pages);
+  BatchFilter<kSemi> built{F::for_memory(config.table_bytes, config.seed, huge_pages),
+                           BatchResult{F::kName, huge_pages, 0, 0, 0, {}, {}}};
+  BatchResult& result = built.result;
   std::vector<uint64_t> chunk(size_t{1} << 20);
   double seconds = 0;
   for (;;) {
     for (size_t i = 0; i < chunk.size(); ++i) chunk[i] = keys.positive(result.items + i);
     Timer timer;
-    const size_t n = filter.insert_many(chunk.data(), chunk.size());
+    const size_t n = built.filter.insert_many(chunk.data(), chunk.size());
     seconds += timer.seconds();
     result.items += n;
     if (n < chunk.size()) break;
@@ -355,12 +365,30 @@ BatchResult evaluate_batch(const EvalConfig& config, bool huge_pages) {
   result.construction_mops = mops(result.items, seconds);
   const long huge_after = anon_huge_pages_kb();
   result.huge_kb = (huge_before >= 0 && huge_after >= 0) ? huge_after - huge_before : -1;
+  return built;
+}
+
+// Lookups on several filters holding the same keys, interleaved: for each fraction of positives, each
+// filter is timed on the same queries in forward and then reverse order, and the two are averaged, so
+// neither side of a comparison (huge pages on/off) always runs first on a machine whose load drifts.
+template <class... Built>
+void measure_interleaved(const EvalConfig& config, Built&... built) {
+  const KeyStream keys(config.seed);
+  Rng rng(config.seed ^ 0x5A5A);
+  uint64_t next_negative = uint64_t{1} << 40;
+  const uint64_t items = std::min({built.result.items...});
   for (double p : kFractions) {
-    auto queries = make_queries(keys, result.items, p, config.queries, rng, &next_negative);
-    result.single.push_back(time_single_lookups(filter, queries));
-    result.batched.push_back(time_batched_lookups(filter, queries));
+    auto queries = make_queries(keys, items, p, config.queries, rng, &next_negative);
+    (built.result.single.push_back(0), ...);
+    (built.result.batched.push_back(0), ...);
+    std::vector<std::function<void()>> passes;
+    (passes.push_back([&] {
+      built.result.single.back() += time_single_lookups(built.filter, queries) / 2;
+      built.result.batched.back() += time_batched_lookups(built.filter, queries) / 2;
+    }), ...);
+    for (auto& pass : passes) pass();
+    for (auto it = passes.rbegin(); it != passes.rend(); ++it) (*it)();
   }
-  return result;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -731,33 +759,45 @@ int run(int argc, char** argv) {
 
   std::vector<std::string> missing;
   std::vector<FilterResult> results;
-  results.push_back(evaluate<CuckooFilterAdapter>(config, true));
-  results.push_back(evaluate<SemiSortedCuckooFilterAdapter>(config, true));
+  if (config.filters) {
+    results.push_back(evaluate<CuckooFilterAdapter>(config, true));
+    results.push_back(evaluate<SemiSortedCuckooFilterAdapter>(config, true));
 #ifdef BENCH_HAVE_BLOOM
-  results.push_back(evaluate<baselines::BloomFilter>(config, false));
+    results.push_back(evaluate<baselines::BloomFilter>(config, false));
 #else
-  missing.push_back("BF");
+    missing.push_back("BF");
 #endif
 #ifdef BENCH_HAVE_BLOCKED_BLOOM
-  results.push_back(evaluate<baselines::BlockedBloomFilter>(config, false));
+    results.push_back(evaluate<baselines::BlockedBloomFilter>(config, false));
 #else
-  missing.push_back("blk-BF");
+    missing.push_back("blk-BF");
 #endif
 #ifdef BENCH_HAVE_QUOTIENT
-  results.push_back(evaluate<baselines::QuotientFilter>(config, false));
+    results.push_back(evaluate<baselines::QuotientFilter>(config, false));
 #else
-  missing.push_back("QF");
+    missing.push_back("QF");
 #endif
 #ifdef BENCH_HAVE_DLEFT
-  results.push_back(evaluate<baselines::DLeftCountingBloomFilter>(config, false));
+    results.push_back(evaluate<baselines::DLeftCountingBloomFilter>(config, false));
 #else
-  missing.push_back("dl-CBF");
+    missing.push_back("dl-CBF");
 #endif
+  }
 
   std::vector<BatchResult> batch;
-  batch.push_back(evaluate_batch<false>(config, true));
-  batch.push_back(evaluate_batch<false>(config, false));
-  batch.push_back(evaluate_batch<true>(config, true));
+  {
+    auto cf_huge = build_batch<false>(config, true);
+    auto cf_small = build_batch<false>(config, false);
+    progress("[CF] lookups with huge pages on and off, interleaved\n");
+    measure_interleaved(config, cf_huge, cf_small);
+    batch.push_back(cf_huge.result);
+    batch.push_back(cf_small.result);
+  }
+  {
+    auto ss = build_batch<true>(config, true);
+    measure_interleaved(config, ss);
+    batch.push_back(ss.result);
+  }
 
   std::string table3 = render_table3(results, config);
   if (!missing.empty()) {
