@@ -7,9 +7,12 @@
 //   p_i = (h1 + i * h2) mod 512 with h1 = h bits 0..8 and h2 = h bits 9..17 forced odd. An odd step
 //   is a generator mod 512, so the k positions are distinct (an even or zero h2 would repeat positions
 //   and waste hash functions). Bits 0..17 are disjoint from the top bits the block index uses.
-// - insert/contains build the key's 8-word mask in registers and OR / compare the whole line: no
-//   branches, one cache miss per operation. (The paper's implementation returned at the first 0 bit;
-//   inside one cache line that saves nothing worth a mispredicted branch.)
+// - insert builds the key's 8-word mask and ORs it into the line. contains tests the k bits in order and
+//   returns at the first 0, as the paper's implementation did: either way it is one cache miss, but the
+//   early return makes a negative lookup ~2 bit tests instead of building a whole mask, and on a
+//   DRAM-sized table the lookup rate follows the instructions per lookup (more lookups fit in the
+//   out-of-order window). Measured on 64 MB: 22 / 17 / 16 M/s at 0 / 50 / 100% positive queries, against
+//   10-11 M/s for the branch-free mask compare (164 instructions per negative lookup).
 //
 // Sizing for Table 3 (for_memory): the paper's blk-BF row uses the BF's setting, 13.00 bits per item and
 // k = 9 (123.89 M items in 192 MB). So design_capacity = m / 13, k = 9.
@@ -87,21 +90,25 @@ class BlockedBloomFilter {
   uint64_t seed() const { return seed_; }
   void prefetch_hash(uint64_t h) const { prefetch_read(block_of(h)); }
   bool contains_hash(uint64_t h) const {
-    uint64_t mask[kBlockWords];
-    make_mask(h, mask);
     const uint64_t* block = block_of(h);
-    uint64_t missing = 0;
-    for (unsigned w = 0; w < kBlockWords; ++w) missing |= mask[w] & ~block[w];
-    return missing == 0;
+    const uint32_t step = first_step(h);
+    uint32_t p = first_position(h);
+    for (unsigned i = 0; i < k_; ++i, p = (p + step) & (kBlockBits - 1)) {
+      if (((block[p >> 6] >> (p & 63)) & 1) == 0) return false;
+    }
+    return true;
   }
 
  private:
   void make_mask(uint64_t h, uint64_t* mask) const {
     for (unsigned w = 0; w < kBlockWords; ++w) mask[w] = 0;
-    const uint32_t step = static_cast<uint32_t>((h >> 9) & (kBlockBits - 1)) | 1;
-    uint32_t p = static_cast<uint32_t>(h & (kBlockBits - 1));
+    const uint32_t step = first_step(h);
+    uint32_t p = first_position(h);
     for (unsigned i = 0; i < k_; ++i, p = (p + step) & (kBlockBits - 1)) mask[p >> 6] |= uint64_t{1} << (p & 63);
   }
+  // p_i = (h1 + i * h2) mod 512: h1 = hash bits 0..8, h2 = bits 9..17 forced odd (see the top of the file).
+  static uint32_t first_position(uint64_t h) { return static_cast<uint32_t>(h & (kBlockBits - 1)); }
+  static uint32_t first_step(uint64_t h) { return static_cast<uint32_t>((h >> 9) & (kBlockBits - 1)) | 1; }
   uint64_t* block_of(uint64_t h) { return reinterpret_cast<uint64_t*>(table_.data()) + range(h, blocks_) * kBlockWords; }
   const uint64_t* block_of(uint64_t h) const {
     return reinterpret_cast<const uint64_t*>(table_.data()) + range(h, blocks_) * kBlockWords;
