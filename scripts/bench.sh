@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh bench
 
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUCKOO_BUILD_TESTS=OFF >/dev/null
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUCKOO_BUILD_TESTS=OFF -DCUCKOO_BUILD_BENCH=ON >/dev/null
 cmake --build build -j"$(nproc)"
 bench/run.sh "$@"
 
