@@ -20,33 +20,17 @@
 #include <vector>
 
 #include "filter_core.h"
+#include "test_support.h"
 
 namespace {
 
+using cuckoo_test::Shape;
+using cuckoo_test::all_shapes;
+using cuckoo_test::shape_name;
+using cuckoo_test::le_bytes;
+
 using cuckoo::CuckooFilter;
 using cuckoo::Options;
-
-struct Shape {
-  unsigned b, f;
-  bool semi_sort;
-};
-
-void PrintTo(const Shape& s, std::ostream* os) {
-  *os << "b=" << s.b << " f=" << s.f << (s.semi_sort ? " semi-sorted" : "");
-}
-
-std::vector<Shape> all_shapes() {
-  std::vector<Shape> shapes;
-  for (unsigned b : {2u, 4u, 8u})
-    for (unsigned f : {4u, 8u, 12u, 16u, 32u, 5u, 13u, 17u, 31u}) shapes.push_back({b, f, false});
-  for (unsigned f : {4u, 5u, 8u, 9u, 12u, 13u, 16u, 17u, 31u, 32u}) shapes.push_back({4, f, true});
-  return shapes;
-}
-
-std::string shape_name(const ::testing::TestParamInfo<Shape>& info) {
-  return "b" + std::to_string(info.param.b) + "_f" + std::to_string(info.param.f) +
-         (info.param.semi_sort ? "_semisort" : "");
-}
 
 Options options_for(const Shape& s, uint64_t bucket_count = 1024, uint64_t seed = 0) {
   Options o;
@@ -56,12 +40,6 @@ Options options_for(const Shape& s, uint64_t bucket_count = 1024, uint64_t seed 
   o.bucket_count = bucket_count;
   o.seed = seed;
   return o;
-}
-
-std::string le_bytes(uint64_t v) {
-  std::string s(8, '\0');
-  for (int b = 0; b < 8; ++b) s[b] = static_cast<char>(v >> (8 * b));
-  return s;
 }
 
 // Distinct pseudo-random keys (a bijection of 0..n-1, so never a repeat).

@@ -24,32 +24,16 @@
 #include <vector>
 
 #include "hash.h"
+#include "test_support.h"
 
 namespace {
+
+using cuckoo_test::test_scale;
+using cuckoo_test::le_bytes;
 
 using cuckoo::internal::BucketHasher;
 using cuckoo::internal::hash_bytes;
 using cuckoo::internal::hash_u64;
-
-// Op counts shrink under sanitizers (~10x slower) and in unoptimised builds; CUCKOO_TEST_SCALE overrides.
-double test_scale() {
-  if (const char* s = std::getenv("CUCKOO_TEST_SCALE")) {
-    const double v = std::atof(s);
-    if (v > 0) return v;
-  }
-#if defined(__SANITIZE_ADDRESS__)
-  return 0.1;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-  return 0.1;
-#endif
-#endif
-#ifndef NDEBUG
-  return 0.2;
-#else
-  return 1.0;
-#endif
-}
 
 size_t scaled(size_t n, size_t minimum = 1) {
   const size_t v = static_cast<size_t>(static_cast<double>(n) * test_scale());
@@ -194,12 +178,6 @@ struct Vector {
   uint32_t fp;
   uint64_t i2;
 };
-
-std::string le_bytes(uint64_t v) {
-  std::string s(8, '\0');
-  for (int b = 0; b < 8; ++b) s[b] = static_cast<char>(v >> (8 * b));
-  return s;
-}
 
 // The first block is the table of docs/hashing.md (n = 1000, f = 12). The others pin the same keys for a
 // power-of-two table with 16-bit fingerprints, the largest table (2^32 buckets, 32-bit fingerprints), and a

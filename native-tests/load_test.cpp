@@ -20,31 +20,14 @@
 #include <vector>
 
 #include "filter_core.h"
+#include "test_support.h"
 
 namespace {
 
+using cuckoo_test::test_scale;
+
 using cuckoo::CuckooFilter;
 using cuckoo::Options;
-
-// Op counts shrink under sanitizers (~10x slower) and in unoptimised builds; CUCKOO_TEST_SCALE overrides.
-double test_scale() {
-  if (const char* s = std::getenv("CUCKOO_TEST_SCALE")) {
-    const double v = std::atof(s);
-    if (v > 0) return v;
-  }
-#if defined(__SANITIZE_ADDRESS__)
-  return 0.1;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-  return 0.1;
-#endif
-#endif
-#ifndef NDEBUG
-  return 0.2;
-#else
-  return 1.0;
-#endif
-}
 
 // 2^20 buckets at scale 1; a smaller power of two under a smaller scale (never below 2^14).
 uint64_t bucket_count_for_scale() {

@@ -26,53 +26,17 @@
 #include <vector>
 
 #include "filter_core.h"
+#include "test_support.h"
 
 namespace {
 
+using cuckoo_test::test_scale;
+using cuckoo_test::Shape;
+using cuckoo_test::all_shapes;
+using cuckoo_test::shape_name;
+
 using cuckoo::CuckooFilter;
 using cuckoo::Options;
-
-// Op counts shrink under sanitizers (~10x slower) and in unoptimised builds; CUCKOO_TEST_SCALE overrides.
-double test_scale() {
-  if (const char* s = std::getenv("CUCKOO_TEST_SCALE")) {
-    const double v = std::atof(s);
-    if (v > 0) return v;
-  }
-#if defined(__SANITIZE_ADDRESS__)
-  return 0.1;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-  return 0.1;
-#endif
-#endif
-#ifndef NDEBUG
-  return 0.2;
-#else
-  return 1.0;
-#endif
-}
-
-struct Shape {
-  unsigned b, f;
-  bool semi_sort;
-};
-
-void PrintTo(const Shape& s, std::ostream* os) {
-  *os << "b=" << s.b << " f=" << s.f << (s.semi_sort ? " semi-sorted" : "");
-}
-
-std::vector<Shape> all_shapes() {
-  std::vector<Shape> shapes;
-  for (unsigned b : {2u, 4u, 8u})
-    for (unsigned f : {4u, 8u, 12u, 16u, 32u, 5u, 13u, 17u, 31u}) shapes.push_back({b, f, false});
-  for (unsigned f : {4u, 5u, 8u, 9u, 12u, 13u, 16u, 17u, 31u, 32u}) shapes.push_back({4, f, true});
-  return shapes;
-}
-
-std::string shape_name(const ::testing::TestParamInfo<Shape>& info) {
-  return "b" + std::to_string(info.param.b) + "_f" + std::to_string(info.param.f) +
-         (info.param.semi_sort ? "_semisort" : "");
-}
 
 // The whole suite's budget, split evenly over the configurations.
 constexpr uint64_t kTotalOps = 10'000'000;
