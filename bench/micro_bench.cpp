@@ -13,22 +13,10 @@
 #include "filter_api.h"
 #include "keys.h"
 
-#if defined(BENCH_WITH_BASELINES) && __has_include("baselines/bloom_filter.h")
-#include "baselines/bloom_filter.h"
-#define BENCH_HAVE_BLOOM 1
-#endif
-#if defined(BENCH_WITH_BASELINES) && __has_include("baselines/blocked_bloom_filter.h")
 #include "baselines/blocked_bloom_filter.h"
-#define BENCH_HAVE_BLOCKED_BLOOM 1
-#endif
-#if defined(BENCH_WITH_BASELINES) && __has_include("baselines/quotient_filter.h")
-#include "baselines/quotient_filter.h"
-#define BENCH_HAVE_QUOTIENT 1
-#endif
-#if defined(BENCH_WITH_BASELINES) && __has_include("baselines/dleft_counting_bloom_filter.h")
+#include "baselines/bloom_filter.h"
 #include "baselines/dleft_counting_bloom_filter.h"
-#define BENCH_HAVE_DLEFT 1
-#endif
+#include "baselines/quotient_filter.h"
 
 namespace bench {
 namespace {
@@ -195,18 +183,10 @@ int main(int argc, char** argv) {
   using namespace bench;
   register_filter<CuckooFilterAdapter>();
   register_filter<SemiSortedCuckooFilterAdapter>();
-#ifdef BENCH_HAVE_BLOOM
   register_filter<baselines::BloomFilter>();
-#endif
-#ifdef BENCH_HAVE_BLOCKED_BLOOM
   register_filter<baselines::BlockedBloomFilter>();
-#endif
-#ifdef BENCH_HAVE_QUOTIENT
   register_filter<baselines::QuotientFilter>();
-#endif
-#ifdef BENCH_HAVE_DLEFT
   register_filter<baselines::DLeftCountingBloomFilter>();
-#endif
   benchmark::RegisterBenchmark("Serialize/CF", BM_Serialize<false>);
   benchmark::RegisterBenchmark("Serialize/ss-CF", BM_Serialize<true>);
   benchmark::RegisterBenchmark("Deserialize/CF", BM_Deserialize<false>);

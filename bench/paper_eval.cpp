@@ -44,24 +44,10 @@
 #include "svg_plot.h"
 #include "timer.h"
 
-// The baselines (bench/baselines/, another engineer's files) join the evaluation once their CMake target
-// bench_baselines exists (bench/CMakeLists.txt then defines BENCH_WITH_BASELINES), header by header.
-#if defined(BENCH_WITH_BASELINES) && __has_include("baselines/bloom_filter.h")
-#include "baselines/bloom_filter.h"
-#define BENCH_HAVE_BLOOM 1
-#endif
-#if defined(BENCH_WITH_BASELINES) && __has_include("baselines/blocked_bloom_filter.h")
 #include "baselines/blocked_bloom_filter.h"
-#define BENCH_HAVE_BLOCKED_BLOOM 1
-#endif
-#if defined(BENCH_WITH_BASELINES) && __has_include("baselines/quotient_filter.h")
-#include "baselines/quotient_filter.h"
-#define BENCH_HAVE_QUOTIENT 1
-#endif
-#if defined(BENCH_WITH_BASELINES) && __has_include("baselines/dleft_counting_bloom_filter.h")
+#include "baselines/bloom_filter.h"
 #include "baselines/dleft_counting_bloom_filter.h"
-#define BENCH_HAVE_DLEFT 1
-#endif
+#include "baselines/quotient_filter.h"
 
 namespace bench {
 namespace {
@@ -757,31 +743,14 @@ int run(int argc, char** argv) {
   std::printf("Machine\n%s\nConfiguration\n%s\n", machine.c_str(), config_text.c_str());
   std::fflush(stdout);
 
-  std::vector<std::string> missing;
   std::vector<FilterResult> results;
   if (config.filters) {
     results.push_back(evaluate<CuckooFilterAdapter>(config, true));
     results.push_back(evaluate<SemiSortedCuckooFilterAdapter>(config, true));
-#ifdef BENCH_HAVE_BLOOM
     results.push_back(evaluate<baselines::BloomFilter>(config, false));
-#else
-    missing.push_back("BF");
-#endif
-#ifdef BENCH_HAVE_BLOCKED_BLOOM
     results.push_back(evaluate<baselines::BlockedBloomFilter>(config, false));
-#else
-    missing.push_back("blk-BF");
-#endif
-#ifdef BENCH_HAVE_QUOTIENT
     results.push_back(evaluate<baselines::QuotientFilter>(config, false));
-#else
-    missing.push_back("QF");
-#endif
-#ifdef BENCH_HAVE_DLEFT
     results.push_back(evaluate<baselines::DLeftCountingBloomFilter>(config, false));
-#else
-    missing.push_back("dl-CBF");
-#endif
   }
 
   std::vector<BatchResult> batch;
@@ -799,12 +768,7 @@ int run(int argc, char** argv) {
     batch.push_back(ss.result);
   }
 
-  std::string table3 = render_table3(results, config);
-  if (!missing.empty()) {
-    table3 += "not measured (bench/baselines/ headers absent at build time):";
-    for (const auto& m : missing) table3 += " " + m;
-    table3 += "\n";
-  }
+  const std::string table3 = render_table3(results, config);
   const std::string fig5 = render_fig5(results);
   const std::string occupancy = render_occupancy(results);
   const std::string issue2 = render_issue2(results, batch, config);
