@@ -9,6 +9,7 @@
 //   batching tricks.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 
@@ -33,6 +34,14 @@ inline uint64_t range(uint64_t h, uint64_t n) {
 inline uint64_t rotl64(uint64_t x, unsigned r) { return (x << r) | (x >> ((64 - r) & 63)); }
 
 inline void prefetch_read(const void* p) { __builtin_prefetch(p, 0, 3); }
+
+// The Bloom filter's optimal number of hash functions for `bits` bits and `capacity` items:
+// k = round(ln 2 * m / n), at least 1.
+inline unsigned optimal_k(uint64_t bits, size_t capacity) {
+  if (capacity == 0) return 1;
+  const double k = std::round(std::log(2.0) * static_cast<double>(bits) / static_cast<double>(capacity));
+  return k < 1 ? 1u : static_cast<unsigned>(k);
+}
 
 // F provides: uint64_t seed() const; void prefetch_hash(uint64_t h) const; bool contains_hash(uint64_t h) const.
 // Hashes kWindow keys ahead of the probe so their cache misses overlap. A core tracks only ~10-12

@@ -25,7 +25,7 @@
 // the paper's scheme rather than a better one. baselines_test.cpp checks the measured rate against (1).
 #pragma once
 
-#include <cmath>
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -51,15 +51,9 @@ class BlockedBloomFilter {
 
   // `blocks` cache lines, with the k optimal for `capacity` items over all the bits (k <= 64).
   BlockedBloomFilter(uint64_t blocks, size_t capacity, uint64_t seed)
-      : blocks_(blocks), capacity_(capacity), k_(optimal_k(blocks * kBlockBits, capacity)), seed_(seed),
+      : blocks_(blocks), capacity_(capacity), k_(std::min(optimal_k(blocks * kBlockBits, capacity), 64u)), seed_(seed),
         table_(blocks * 64, /*huge_pages=*/true) {
     if (blocks == 0) throw std::invalid_argument("BlockedBloomFilter: blocks must be > 0");
-  }
-
-  static unsigned optimal_k(uint64_t bits, size_t capacity) {
-    if (capacity == 0) return 1;
-    const double k = std::round(std::log(2.0) * static_cast<double>(bits) / static_cast<double>(capacity));
-    return k < 1 ? 1u : k > 64 ? 64u : static_cast<unsigned>(k);
   }
 
   bool insert(uint64_t key) {

@@ -18,7 +18,6 @@
 // inserts design_capacity() items (fills_to_failure() is false).
 #pragma once
 
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -49,13 +48,6 @@ class BloomFilter {
         seed_(seed),
         table_(words_ * 8, /*huge_pages=*/true) {
     if (bits == 0) throw std::invalid_argument("BloomFilter: bits must be > 0");
-  }
-
-  // k = round(ln 2 * m / n), at least 1.
-  static unsigned optimal_k(uint64_t bits, size_t capacity) {
-    if (capacity == 0) return 1;
-    const double k = std::round(std::log(2.0) * static_cast<double>(bits) / static_cast<double>(capacity));
-    return k < 1 ? 1u : static_cast<unsigned>(k);
   }
 
   bool insert(uint64_t key) {
