@@ -37,10 +37,10 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <stdexcept>
 
 #include "baselines/baseline_common.h"
+#include "bits.h"  // core/src: read_bits/write_bits, the core tables' own bit-stream access
 
 namespace bench::baselines {
 
@@ -162,7 +162,6 @@ class BasicDLeftCountingBloomFilter {
   static constexpr uint64_t kCounterMask = (uint64_t{1} << CounterBits) - 1;
   static constexpr uint64_t kRemainderMask = (uint64_t{1} << RemainderBits) - 1;
   static constexpr uint64_t kCellMask = (uint64_t{1} << kCellBits) - 1;
-  static constexpr uint64_t kBucketMask = (uint64_t{1} << kBucketBits) - 1;
   // One odd multiplier per subtable for off_i(q) (splitmix / xxHash / golden-ratio constants).
   static constexpr uint64_t kOffsetMul[kD] = {0x9E3779B97F4A7C15ull, 0xC2B2AE3D27D4EB4Full,
                                              0x165667B19E3779F9ull, 0xBF58476D1CE4E5B9ull};
@@ -198,19 +197,9 @@ class BasicDLeftCountingBloomFilter {
     return found;
   }
 
-  uint64_t load(uint64_t j) const {
-    const uint64_t bit = j * kBucketBits;
-    uint64_t word;
-    std::memcpy(&word, table_.data() + (bit >> 3), 8);
-    return (word >> (bit & 7)) & kBucketMask;
-  }
+  uint64_t load(uint64_t j) const { return cuckoo::internal::read_bits(table_.data(), j * kBucketBits, kBucketBits); }
   void store(uint64_t j, uint64_t bucket) {
-    const uint64_t bit = j * kBucketBits;
-    uint8_t* p = table_.data() + (bit >> 3);
-    uint64_t word;
-    std::memcpy(&word, p, 8);
-    word = (word & ~(kBucketMask << (bit & 7))) | (bucket << (bit & 7));
-    std::memcpy(p, &word, 8);
+    cuckoo::internal::write_bits(table_.data(), j * kBucketBits, kBucketBits, bucket);
   }
 
   uint64_t buckets_;

@@ -36,12 +36,12 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <deque>
 #include <stdexcept>
 #include <vector>
 
 #include "baselines/baseline_common.h"
+#include "bits.h"  // core/src: read_bits/write_bits, the core tables' own bit-stream access
 
 namespace bench::baselines {
 
@@ -140,7 +140,6 @@ class BasicQuotientFilter {
 
  private:
   static constexpr uint64_t kOccupied = 1, kContinuation = 2, kShifted = 4;
-  static constexpr uint64_t kSlotMask = (uint64_t{1} << kSlotBits) - 1;
 
   static uint64_t max_items_for(uint64_t slots, double max_load) {
     const uint64_t m = static_cast<uint64_t>(max_load * static_cast<double>(slots));
@@ -156,21 +155,8 @@ class BasicQuotientFilter {
   uint64_t prev(uint64_t i) const { return i == 0 ? slots_ - 1 : i - 1; }
 
   // Slot i lives at bit i * W; one unaligned 8-byte load covers it (W + 7 <= 64).
-  uint64_t slot(uint64_t i) const {
-    const uint64_t bit = i * kSlotBits;
-    uint64_t word;
-    std::memcpy(&word, table_.data() + (bit >> 3), 8);
-    return (word >> (bit & 7)) & kSlotMask;
-  }
-  void set_slot(uint64_t i, uint64_t v) {
-    const uint64_t bit = i * kSlotBits;
-    uint8_t* p = table_.data() + (bit >> 3);
-    uint64_t word;
-    std::memcpy(&word, p, 8);
-    word &= ~(kSlotMask << (bit & 7));
-    word |= v << (bit & 7);
-    std::memcpy(p, &word, 8);
-  }
+  uint64_t slot(uint64_t i) const { return cuckoo::internal::read_bits(table_.data(), i * kSlotBits, kSlotBits); }
+  void set_slot(uint64_t i, uint64_t v) { cuckoo::internal::write_bits(table_.data(), i * kSlotBits, kSlotBits, v); }
 
   // Where fq's run starts, or would start (fq must be marked occupied).
   uint64_t run_start(uint64_t fq) const {
