@@ -6,6 +6,8 @@ import bloomFilters from 'bloom-filters';
 
 const { CuckooFilter } = bloomFilters;
 
+// This adapter's own add/has loops, not shared ones: shared loops would see every library's filter
+// class and their call sites would go polymorphic (bench/js/README.md).
 function add(f, keys) {
   let ok = 0;
   for (let i = 0; i < keys.length; i++) if (f.add(keys[i])) ok++;

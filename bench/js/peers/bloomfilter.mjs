@@ -4,6 +4,8 @@
 // toJSON() would write the same buckets as a JSON number array, several times larger).
 import { BloomFilter } from 'bloomfilter';
 
+// This adapter's own add/has loops, not shared ones: shared loops would see every library's filter
+// class and their call sites would go polymorphic (bench/js/README.md).
 function add(f, keys) {
   for (let i = 0; i < keys.length; i++) f.add(keys[i]);
   return keys.length; // add() returns nothing and never fails

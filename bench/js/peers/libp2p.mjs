@@ -7,6 +7,8 @@
 // Serialization: none in the API (n/a).
 import { createCuckooFilter } from '@libp2p/utils';
 
+// This adapter's own add/has loops, not shared ones: shared loops would see every library's filter
+// class and their call sites would go polymorphic (bench/js/README.md).
 function add(f, keys) {
   let ok = 0;
   for (let i = 0; i < keys.length; i++) if (f.add(keys[i])) ok++;
