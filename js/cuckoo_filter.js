@@ -9,7 +9,7 @@
 // never disposed, eventually (garbage collection is not guaranteed to run).
 import { rt, loadRuntime, requireRuntime, malloc, free, lastError, callRaw } from './runtime.js';
 import { kInsertBytes, kContainsBytes, kEraseBytes, kCountBytes, kInsertU64, kContainsU64, kEraseU64, kCountU64 } from './runtime.js';
-import { stageKey, staged, checkKey, insertAll, containsAll } from './keys.js';
+import { stageKey, staged, checkKey, insertAll, containsAll, bytesOf } from './keys.js';
 import { toCoreOptions } from './options.js';
 
 // Frees the C++ object of a filter that was garbage-collected without dispose().
@@ -27,10 +27,8 @@ function disposedError(method) {
 }
 
 function toBytes(bytes) {
-  if (bytes instanceof Uint8Array) return bytes;
-  if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const tag = Object.prototype.toString.call(bytes); // also matches buffers from another realm (iframe, vm)
-  if (tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]') return new Uint8Array(bytes);
+  const view = bytesOf(bytes); // the same reading of binary data as binary keys
+  if (view !== null) return view;
   throw new TypeError(
     'cuckoo-wasm: deserialize() takes a Uint8Array, an ArrayBuffer view, an ArrayBuffer or a SharedArrayBuffer',
   );

@@ -39,6 +39,7 @@ function typeError(key) {
   );
 }
 
+// By tag, not instanceof: also matches buffers from another realm (iframe, vm).
 function isArrayBuffer(key) {
   const tag = Object.prototype.toString.call(key);
   return tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]';
@@ -69,7 +70,7 @@ function splitBigInt(key) {
 }
 
 // The bytes of a binary key, or null if key is not binary.
-function bytesOf(key) {
+export function bytesOf(key) {
   if (key instanceof Uint8Array) return key;
   if (ArrayBuffer.isView(key)) return new Uint8Array(key.buffer, key.byteOffset, key.byteLength);
   if (isArrayBuffer(key)) return new Uint8Array(key);
