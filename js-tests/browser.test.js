@@ -99,21 +99,20 @@ function startServer(extra = {}) {
 const nodeBuiltinImport =
   /\bfrom\s*['"]node:|\bimport\s*\(\s*['"]node:|\brequire\s*\(\s*['"](?:node:)?(?:fs|path|url|os|crypto|module|child_process|worker_threads|buffer|util)['"]/;
 
-test('browser: headless Chromium loads the package from <script type="module"> and reads native golden filters', async (t) => {
-  if (!existsSync(executablePath)) {
-    const reason = `no Chromium at ${executablePath} (apt-get install chromium, or set CHROMIUM_PATH)`;
-    if (inCI) assert.fail(`${reason}; CI is set, so the browser test must run`);
-    t.skip(reason);
-    return;
-  }
-  assert.ok(
-    existsSync(path.join(root, 'dist', 'cuckoo_wasm.mjs')),
-    'dist/cuckoo_wasm.mjs is missing: run `npm run build` first',
-  );
-  assert.ok(sidecars.length > 0, `no golden sidecars in ${goldenDir}`);
-  const { chromium } = await import('playwright-core');
+// Skips the test (fails it under CI) when Chromium is not installed; returns whether it may run.
+function chromiumAvailable(t) {
+  if (existsSync(executablePath)) return true;
+  const reason = `no Chromium at ${executablePath} (apt-get install chromium, or set CHROMIUM_PATH)`;
+  if (inCI) assert.fail(`${reason}; CI is set, so the browser test must run`);
+  t.skip(reason);
+  return false;
+}
 
-  const { server, requests, port } = await startServer();
+// Serves the repo (plus `extra` paths) on localhost, opens headless Chromium with a profile of its own,
+// and runs body({ page, requests, port }); closes the browser and the server and removes the profile after.
+async function withChromium(extra, body) {
+  const { chromium } = await import('playwright-core');
+  const { server, requests, port } = await startServer(extra);
   const userDataDir = mkdtempSync(path.join(tmpdir(), 'cuckoo-chromium-'));
   let context = null;
   try {
@@ -124,6 +123,23 @@ test('browser: headless Chromium loads the package from <script type="module"> a
       timeout: 20_000,
     });
     const page = context.pages()[0] ?? (await context.newPage());
+    await body({ page, requests, port });
+  } finally {
+    if (context !== null) await context.close();
+    await new Promise((resolve) => server.close(resolve));
+    rmSync(userDataDir, { recursive: true, force: true });
+  }
+}
+
+test('browser: headless Chromium loads the package from <script type="module"> and reads native golden filters', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  assert.ok(
+    existsSync(path.join(root, 'dist', 'cuckoo_wasm.mjs')),
+    'dist/cuckoo_wasm.mjs is missing: run `npm run build` first',
+  );
+  assert.ok(sidecars.length > 0, `no golden sidecars in ${goldenDir}`);
+
+  await withChromium({}, async ({ page, requests, port }) => {
     // Errors end the wait at once (a module that fails to load never sets window.__result).
     const errors = [];
     let onError;
@@ -244,23 +260,14 @@ test('browser: headless Chromium loads the package from <script type="module"> a
     assert.match(api.badOption, /^RangeError: .*bucketSize/);
     assert.match(api.badBytes, /^Error: cuckoo: /);
     assert.equal(api.badKey, 'TypeError');
-  } finally {
-    if (context !== null) await context.close();
-    await new Promise((resolve) => server.close(resolve));
-    rmSync(userDataDir, { recursive: true, force: true });
-  }
+  });
 });
 
 // From a bundler, in the browser: esbuild (a devDependency) bundles a page script that imports js/index.js,
 // for the browser platform (a Node built-in import would be a build error), into one file served from
 // memory; the page loads only that bundle and a golden file, and checks its keys.
 test('browser: an esbuild bundle of the package runs in headless Chromium', async (t) => {
-  if (!existsSync(executablePath)) {
-    const reason = `no Chromium at ${executablePath} (apt-get install chromium, or set CHROMIUM_PATH)`;
-    if (inCI) assert.fail(`${reason}; CI is set, so the browser test must run`);
-    t.skip(reason);
-    return;
-  }
+  if (!chromiumAvailable(t)) return;
   let esbuild;
   try {
     esbuild = await import('esbuild');
@@ -270,7 +277,6 @@ test('browser: an esbuild bundle of the package runs in headless Chromium', asyn
     t.skip(reason);
     return;
   }
-  const { chromium } = await import('playwright-core');
   const name = 'b8_f16_strings.json';
   const meta = JSON.parse(readFileSync(path.join(goldenDir, name), 'utf8'));
   const entry = `
@@ -303,20 +309,11 @@ try {
   const bundle = built.outputFiles[0].text;
   assert.doesNotMatch(bundle, nodeBuiltinImport);
   const html = '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="/bundle.js"></script>';
-  const { server, requests, port } = await startServer({
+  const pages = {
     '/bundle.html': { type: 'text/html; charset=utf-8', body: html },
     '/bundle.js': { type: 'text/javascript; charset=utf-8', body: bundle },
-  });
-  const userDataDir = mkdtempSync(path.join(tmpdir(), 'cuckoo-chromium-'));
-  let context = null;
-  try {
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath,
-      headless: true,
-      args: chromiumArgs,
-      timeout: 20_000,
-    });
-    const page = context.pages()[0] ?? (await context.newPage());
+  };
+  await withChromium(pages, async ({ page, requests, port }) => {
     const errors = [];
     page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
     page.on('console', (m) => {
@@ -335,9 +332,5 @@ try {
     assert.deepEqual(result.present, meta.present.map(() => true));
     assert.deepEqual(result.absent, meta.absent.map(() => false));
     assert.deepEqual(result.reserialized, [...readFileSync(path.join(goldenDir, meta.file))]);
-  } finally {
-    if (context !== null) await context.close();
-    await new Promise((resolve) => server.close(resolve));
-    rmSync(userDataDir, { recursive: true, force: true });
-  }
+  });
 });
