@@ -68,7 +68,7 @@ class PackedTable {
     const uint64_t base = bucket * kBucketSize * uint64_t{f};
     uint64_t found = 0;
     for (unsigned s = 0; s < kBucketSize; s += group) {
-      const GroupMasks& m = (kBucketSize - s >= group) ? full_ : tail_;
+      const GroupMasks& m = (kBucketSize - s >= group) ? full_masks() : tail_masks();
       found |= zero_fields(base + uint64_t{s} * f, m, fp);
     }
     return found;
@@ -142,14 +142,13 @@ class PackedTable {
   size_t allocated_bytes() const { return buffer_.reserved(); }
 
  private:
-  // Per-group SWAR constants: lo has bit 0 of each field set, hi the top bit, mask covers the fields.
+  // Per-group SWAR constants: lo has bit 0 of each field set, hi the top bit.
   struct GroupMasks {
-    uint64_t lo = 0, hi = 0, mask = 0;
-    static GroupMasks make(unsigned fields, unsigned bits) {
+    uint64_t lo = 0, hi = 0;
+    static constexpr GroupMasks make(unsigned fields, unsigned bits) {
       GroupMasks m;
       for (unsigned k = 0; k < fields; ++k) m.lo |= uint64_t{1} << (k * bits);
       m.hi = m.lo << (bits - 1);
-      m.mask = low_mask(fields * bits);
       return m;
     }
   };
@@ -173,7 +172,7 @@ class PackedTable {
     const unsigned group = kOneLoad ? kBucketSize : kFixedBits ? fixed_group() : group_;
     const uint64_t base = bucket * kBucketSize * uint64_t{f};
     for (unsigned s = 0; s < kBucketSize; s += group) {
-      const GroupMasks& m = (kBucketSize - s >= group) ? full_ : tail_;
+      const GroupMasks& m = (kBucketSize - s >= group) ? full_masks() : tail_masks();
       const uint64_t zeros = zero_fields(base + uint64_t{s} * f, m, fp);
       if (zeros != 0) return static_cast<int>(s + count_trailing_zeros(zeros) / f);
     }
@@ -181,8 +180,10 @@ class PackedTable {
   }
 
   // The fields of the group at bit `pos` that equal fp, as their top bits (exact up to the lowest one).
+  // The load also brings in bits above the group (the next entries); they need no masking, because a
+  // subtraction borrows only upwards, so they cannot change the group's fields, and hi selects only those.
   uint64_t zero_fields(uint64_t pos, const GroupMasks& m, uint32_t fp) const {
-    const uint64_t word = (load_u64(buffer_.data() + (pos >> 3)) >> (pos & 7)) & m.mask;
+    const uint64_t word = load_u64(buffer_.data() + (pos >> 3)) >> (pos & 7);
     const uint64_t x = word ^ (uint64_t{fp} * m.lo);
     return (x - m.lo) & ~x & m.hi;
   }
@@ -192,6 +193,13 @@ class PackedTable {
     const unsigned per_load = kFixedBits % 8 == 0 ? 64 / kFixedBits : 57 / kFixedBits;
     return per_load < kBucketSize ? per_load : kBucketSize;
   }
+
+  // Fixed widths get their constants as immediates instead of loads from the table object.
+  static constexpr GroupMasks kFixedFull = GroupMasks::make(kFixedBits ? fixed_group() : 0, kFixedBits ? kFixedBits : 1);
+  static constexpr GroupMasks kFixedTail =
+      GroupMasks::make(kFixedBits ? kBucketSize % fixed_group() : 0, kFixedBits ? kFixedBits : 1);
+  const GroupMasks& full_masks() const { return kFixedBits ? kFixedFull : full_; }
+  const GroupMasks& tail_masks() const { return kFixedBits ? kFixedTail : tail_; }
 
   unsigned bits_;
   uint64_t bucket_count_;
