@@ -19,12 +19,15 @@ inline constexpr size_t kTablePadding = 8;
 
 // Inline everything a hot function calls (the XXH3 short-input path, the bucket probes): a lookup is two
 // cache misses, and the fewer instructions around them, the more lookups the CPU keeps in flight.
+// CUCKOO_NOINLINE keeps a rare slow path (the insert's kick walk) out of its hot caller.
 #if defined(__GNUC__) || defined(__clang__)
 #define CUCKOO_FLATTEN __attribute__((flatten))
 #define CUCKOO_INLINE inline __attribute__((always_inline))
+#define CUCKOO_NOINLINE __attribute__((noinline))
 #else
 #define CUCKOO_FLATTEN
 #define CUCKOO_INLINE inline
+#define CUCKOO_NOINLINE
 #endif
 
 inline uint64_t load_u64(const uint8_t* p) {

@@ -28,11 +28,9 @@ uint64_t CuckooFilter::hash(std::string_view key) const {
 }
 uint64_t CuckooFilter::hash(uint64_t key) const { return hash_u64(key, core_->config().seed); }
 
-bool CuckooFilter::insert(std::string_view key) { return core_->insert(hash(key)); }
-bool CuckooFilter::insert(uint64_t key) { return core_->insert(hash(key)); }
-bool CuckooFilter::insert(const void* data, size_t size) {
-  return core_->insert(hash_bytes(data, size, core_->config().seed));
-}
+bool CuckooFilter::insert(std::string_view key) { return core_->insert_bytes_key(key.data(), key.size()); }
+bool CuckooFilter::insert(uint64_t key) { return core_->insert_u64_key(key); }
+bool CuckooFilter::insert(const void* data, size_t size) { return core_->insert_bytes_key(data, size); }
 
 bool CuckooFilter::contains(std::string_view key) const { return core_->contains_bytes_key(key.data(), key.size()); }
 bool CuckooFilter::contains(uint64_t key) const { return core_->contains_u64_key(key); }

@@ -46,6 +46,9 @@ class FilterCore {
   virtual std::unique_ptr<FilterCore> clone() const = 0;
 
   virtual bool insert(uint64_t hash) = 0;
+  // Insert from the key, for the same reason as the lookups below.
+  virtual bool insert_u64_key(uint64_t key) = 0;
+  virtual bool insert_bytes_key(const void* data, size_t size) = 0;
   virtual bool contains(uint64_t hash) const = 0;
   // The lookup hot path takes keys, so hashing inlines into the one call a lookup makes.
   virtual bool contains_u64_key(uint64_t key) const = 0;
@@ -107,12 +110,10 @@ class CuckooCore final : public FilterCore {
 
   std::unique_ptr<FilterCore> clone() const override { return std::make_unique<CuckooCore>(*this); }
 
-  bool insert(uint64_t hash) override {
-    if (victim_.used) return false;
-    const uint64_t i1 = hasher_.index(hash);
-    const uint32_t fp = hasher_.fingerprint(hash);
-    place(i1, fp);
-    return true;
+  bool insert(uint64_t hash) override { return insert_hash(hash); }
+  CUCKOO_FLATTEN bool insert_u64_key(uint64_t key) override { return insert_hash(hash_u64(key, config_.seed)); }
+  CUCKOO_FLATTEN bool insert_bytes_key(const void* data, size_t size) override {
+    return insert_hash(hash_bytes(data, size, config_.seed));
   }
 
   bool contains(uint64_t hash) const override {
@@ -187,6 +188,14 @@ class CuckooCore final : public FilterCore {
   const Table& table() const { return table_; }
 
  private:
+  CUCKOO_INLINE bool insert_hash(uint64_t hash) {
+    if (victim_.used) return false;
+    const uint64_t i1 = hasher_.index(hash);
+    const uint32_t fp = hasher_.fingerprint(hash);
+    place(i1, fp);
+    return true;
+  }
+
   bool victim_matches(uint64_t i1, uint64_t i2, uint32_t fp) const {
     return victim_.used & (victim_.fingerprint == fp) & ((victim_.index == i1) | (victim_.index == i2));
   }
@@ -256,12 +265,17 @@ class CuckooCore final : public FilterCore {
   // alternate buckets are prefetched together, so a step costs about one memory latency, as a plain step
   // does, but succeeds far more often near full load: construction of a 95%-full table gets ~2x faster.
   // Only if no entry can move does it evict a random entry (a "kick", counted against max_kicks).
-  void place(uint64_t i, uint32_t fp) {
+  CUCKOO_INLINE void place(uint64_t i, uint32_t fp) {
     ++size_;
-    uint64_t alt = hasher_.alt_index(i, fp);
+    const uint64_t alt = hasher_.alt_index(i, fp);
     table_.prefetch_bucket(alt);
     if (table_.insert_empty(i, fp)) return;
     if (table_.insert_empty(alt, fp)) return;
+    walk(i, alt, fp);
+  }
+
+  // place()'s slow path, both buckets full: out of line, so the common insert stays short.
+  CUCKOO_NOINLINE void walk(uint64_t i, uint64_t alt, uint32_t fp) {
     uint64_t r = next_random();
     uint64_t bucket = (r & 1) ? alt : i;
     for (unsigned kick = 0; kick < config_.max_kicks; ++kick) {
