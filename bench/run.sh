@@ -27,7 +27,7 @@ fi
 {
   echo "run:      $run_name"
   echo "command:  bench/run.sh $*"
-  echo "git:      $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD -- core bench 2>/dev/null || echo ' (+ uncommitted changes in core/ or bench/)')"
+  echo "git:      $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD -- core bench ':!bench/results' 2>/dev/null || echo ' (+ uncommitted changes in core/ or bench/)')"
   echo "date:     $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "load avg: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine makes the numbers noisy)"
 } > "$out/run.txt"
