@@ -4,11 +4,13 @@
 // the state every table shares: config, hasher, item count, victim slot and the kick RNG. CuckooCore<Table>
 // is the algorithm, instantiated for each table shape that make_core() picks (core/src/make_core.cpp).
 //
-// Operations work on the key's 64-bit hash (hash.h); CuckooFilter hashes the key first.
+// Operations work on the key's 64-bit hash (hash.h). Insert, lookup and the batches take the key and hash
+// it inside the one call they make; erase and count take the hash from CuckooFilter.
 //   insert: fp into an empty entry of i1, else i2; else a random walk of at most max_kicks kicks, each
 //           swapping fp with a random entry of the current bucket and moving the evicted fingerprint to
-//           its alternate bucket. If the walk runs out, the fingerprint in hand goes to the victim slot, so
-//           nothing is lost, and the filter is full until an erase frees a place for the victim.
+//           its alternate bucket (after a look-ahead, see place()). If the walk runs out, the fingerprint in
+//           hand goes to the victim slot, so nothing is lost, and the filter is full until an erase frees a
+//           place for the victim.
 //   contains: fp in i1 or i2 (both buckets are read unconditionally so the two loads overlap), or victim.
 //   erase: one copy from i1 or i2 (or the victim); then the victim gets another chance to go home.
 #pragma once
@@ -45,8 +47,7 @@ class FilterCore {
   virtual ~FilterCore() = default;
   virtual std::unique_ptr<FilterCore> clone() const = 0;
 
-  virtual bool insert(uint64_t hash) = 0;
-  // Insert from the key, for the same reason as the lookups below.
+  // Insert takes the key, for the same reason as the lookups below.
   virtual bool insert_u64_key(uint64_t key) = 0;
   virtual bool insert_bytes_key(const void* data, size_t size) = 0;
   virtual bool contains(uint64_t hash) const = 0;
@@ -110,7 +111,6 @@ class CuckooCore final : public FilterCore {
 
   std::unique_ptr<FilterCore> clone() const override { return std::make_unique<CuckooCore>(*this); }
 
-  bool insert(uint64_t hash) override { return insert_hash(hash); }
   CUCKOO_FLATTEN bool insert_u64_key(uint64_t key) override { return insert_hash(hash_u64(key, config_.seed)); }
   CUCKOO_FLATTEN bool insert_bytes_key(const void* data, size_t size) override {
     return insert_hash(hash_bytes(data, size, config_.seed));
@@ -251,7 +251,7 @@ class CuckooCore final : public FilterCore {
       }
       for (size_t j = 0; j < m; ++j) {
         if (j + kPrefetchDistance < m) prefetch_probe(probe_of(hashes[j + kPrefetchDistance]));
-        if (!insert(hashes[j])) return start + j;
+        if (!insert_hash(hashes[j])) return start + j;
       }
     }
     return n;

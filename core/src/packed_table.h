@@ -195,9 +195,10 @@ class PackedTable {
   }
 
   // Fixed widths get their constants as immediates instead of loads from the table object.
-  static constexpr GroupMasks kFixedFull = GroupMasks::make(kFixedBits ? fixed_group() : 0, kFixedBits ? kFixedBits : 1);
-  static constexpr GroupMasks kFixedTail =
-      GroupMasks::make(kFixedBits ? kBucketSize % fixed_group() : 0, kFixedBits ? kFixedBits : 1);
+  // (Run-time widths, kFixedBits = 0, never read these; width 1 just keeps make() well defined.)
+  static constexpr unsigned kMaskBits = kFixedBits ? kFixedBits : 1;
+  static constexpr GroupMasks kFixedFull = GroupMasks::make(fixed_group(), kMaskBits);
+  static constexpr GroupMasks kFixedTail = GroupMasks::make(kBucketSize % fixed_group(), kMaskBits);
   const GroupMasks& full_masks() const { return kFixedBits ? kFixedFull : full_; }
   const GroupMasks& tail_masks() const { return kFixedBits ? kFixedTail : tail_; }
 
