@@ -101,10 +101,13 @@ class FilterCore {
 template <typename Table>
 class CuckooCore final : public FilterCore {
   static constexpr unsigned kSlots = Table::kSlots;
-  // Keys prefetched ahead of the one being probed in batch operations: ~190 ns of DRAM latency over a few
-  // ns of work per key needs a few dozen keys in flight.
+  // Batched inserts: keys prefetched ahead of the one being inserted (~190 ns of DRAM latency over the
+  // work per key needs a few dozen keys in flight), within blocks of kBlock hashes.
   static constexpr size_t kPrefetchDistance = 32;
   static constexpr size_t kBlock = 256;
+  // Batched lookups: keys whose buckets are all prefetched before the first is probed (contains_keys).
+  // 32 to 128 measured alike on a 192 MB table.
+  static constexpr size_t kLookupBlock = 64;
 
  public:
   explicit CuckooCore(const Config& config) : FilterCore(config), table_(config) {}
@@ -120,7 +123,7 @@ class CuckooCore final : public FilterCore {
     const uint64_t i1 = hasher_.index(hash);
     const uint32_t fp = hasher_.fingerprint(hash);
     const uint64_t i2 = hasher_.alt_index(i1, fp);
-    const uint64_t found = table_.match(i1, fp) | table_.match(i2, fp);
+    const uint64_t found = table_.match_either(i1, i2, fp);
     // Branch-free on the answer: at 50% positive queries a branch on it would mispredict half the time and
     // flush the lookups in flight behind it. The victim test is a branch: only a full filter has a victim,
     // so it is always predicted, and it keeps ~10 instructions off every lookup.
@@ -217,23 +220,21 @@ class CuckooCore final : public FilterCore {
     table_.prefetch_bucket(p.i2);
   }
 
-  // Batch pipeline, per block of keys: hash every key and compute its probe (prefetching the first
-  // kPrefetchDistance), then answer key j while prefetching key j + kPrefetchDistance. Around 2 x 32 misses
-  // stay in flight instead of the ~2 x 3 a loop of single lookups gets from out-of-order execution.
+  // Batch pipeline, per block of kLookupBlock keys: hash every key, compute its probe and prefetch both
+  // buckets, then answer them all. A block's 2 x 64 misses overlap, instead of the ~2 x 3 a loop of
+  // single lookups gets from out-of-order execution, and by the time the last key is hashed the first
+  // key's buckets have arrived. (Measured against the previous pipeline, which prefetched 32 keys ahead
+  // inside a block of 256: 1.10x on a 192 MB table.)
   template <typename HashOf>
   CUCKOO_FLATTEN void contains_keys(size_t n, uint8_t* out, HashOf hash_of) const {
-    Probe probes[kBlock];
-    for (size_t start = 0; start < n; start += kBlock) {
-      const size_t m = n - start < kBlock ? n - start : kBlock;
+    Probe probes[kLookupBlock];
+    for (size_t start = 0; start < n; start += kLookupBlock) {
+      const size_t m = n - start < kLookupBlock ? n - start : kLookupBlock;
       for (size_t j = 0; j < m; ++j) {
         probes[j] = probe_of(hash_of(start + j));
-        if (j < kPrefetchDistance) prefetch_probe(probes[j]);
+        prefetch_probe(probes[j]);
       }
-      for (size_t j = 0; j < m; ++j) {
-        if (j + kPrefetchDistance < m) prefetch_probe(probes[j + kPrefetchDistance]);
-        const Probe& p = probes[j];
-        out[start + j] = (table_.match(p.i1, p.fp) | table_.match(p.i2, p.fp)) != 0;
-      }
+      for (size_t j = 0; j < m; ++j) out[start + j] = table_.match_either(probes[j].i1, probes[j].i2, probes[j].fp) != 0;
       if (victim_.used) {  // rare (only a full filter has one): a second pass keeps it off the hot loop
         for (size_t j = 0; j < m; ++j) out[start + j] |= victim_matches(probes[j].i1, probes[j].i2, probes[j].fp);
       }

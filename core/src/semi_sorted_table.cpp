@@ -27,7 +27,7 @@ const SemiSortCodec& SemiSortCodec::get() {
 }
 
 const uint64_t* SemiSortCodec::spread_nibbles(unsigned f) {
-  static uint64_t tables[16][kSemiSortCodes];
+  static uint64_t tables[16][1 << kSemiSortCodeBits];  // codes >= kSemiSortCodes stay 0: see the header
   static std::once_flag built[16];
   if (f < 4 || f > 15) return nullptr;
   std::call_once(built[f], [f] {

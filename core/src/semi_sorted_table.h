@@ -31,7 +31,9 @@ struct SemiSortCodec {
   static const SemiSortCodec& get();
   // For fingerprints of f <= 15 bits (a bucket fits one 64-bit load): code -> the four nibbles placed as
   // the high 4 bits of four f-bit fields, so a bucket decodes to a plain 4 x f-bit word with one lookup
-  // and an OR, and is probed with the same SWAR test as the plain table. Built once per f.
+  // and an OR, and is probed with the same SWAR test as the plain table. Built once per f. It has an entry
+  // for every 12-bit code: the invalid ones (>= kSemiSortCodes, which validate() keeps out of any table we
+  // accept) read as code 0, an empty bucket, with no clamp on the lookup path.
   static const uint64_t* spread_nibbles(unsigned f);
 };
 
@@ -61,19 +63,23 @@ class SemiSortedTable {
 
   uint64_t match(uint64_t bucket, uint32_t fp) const {
     if (spread_ != nullptr) {  // f <= 15: decode to a 4 x f-bit word and probe it with SWAR
-      const unsigned f = bits(), lb = low_bits();
-      const uint64_t raw = read_bits(buffer_.data(), bucket * bucket_bits(), 4 * f - 4);
-      uint64_t code = raw & low_mask(kSemiSortCodeBits);
-      code = code < kSemiSortCodes ? code : 0;  // see decode()
-      const uint64_t lows = raw >> kSemiSortCodeBits;
-      const uint64_t word = spread_[code] | spread_lows(lows, lb);
-      const uint64_t lo = lo_fields_, hi = lo << (f - 1);
-      const uint64_t x = word ^ (uint64_t{fp} * lo);
+      const uint64_t lo = lo_fields_, hi = lo << (bits() - 1);
+      const uint64_t x = decoded_word(bucket) ^ (uint64_t{fp} * lo);
       return (x - lo) & ~x & hi;
     }
     uint32_t e[4];
     decode(bucket, e);
     return (e[0] == fp) | (e[1] == fp) | (e[2] == fp) | (e[3] == fp);
+  }
+
+  // Nonzero iff bucket a or bucket b holds fp (the lookup's probe; same contract as PackedTable's): both
+  // decoded words are tested before the one mask with the top bits.
+  uint64_t match_either(uint64_t a, uint64_t b, uint32_t fp) const {
+    if (spread_ == nullptr) return match(a, fp) | match(b, fp);
+    const uint64_t lo = lo_fields_, hi = lo << (bits() - 1);
+    const uint64_t pattern = uint64_t{fp} * lo;
+    const uint64_t xa = decoded_word(a) ^ pattern, xb = decoded_word(b) ^ pattern;
+    return (((xa - lo) & ~xa) | ((xb - lo) & ~xb)) & hi;
   }
 
   bool contains(uint64_t bucket, uint32_t fp) const { return match(bucket, fp) != 0; }
@@ -162,6 +168,19 @@ class SemiSortedTable {
 
  private:
   unsigned low_bits() const { return bits() - 4; }
+
+  // f <= 15 only: the bucket decoded to four f-bit fields (a plain bucket word, as PackedTable stores it).
+  // The fields are in stored order, not sorted by value, which a match test does not care about.
+  uint64_t decoded_word(uint64_t bucket) const {
+    const unsigned f = bits();
+    uint64_t raw;
+    if constexpr (kFixedBits != 0 && (4 * kFixedBits - 4) % 8 == 0) {  // whole-byte buckets (f = 9, 13)
+      raw = load_u64(buffer_.data() + bucket * ((4 * kFixedBits - 4) / 8)) & low_mask(4 * f - 4);
+    } else {
+      raw = read_bits(buffer_.data(), bucket * bucket_bits(), 4 * f - 4);
+    }
+    return spread_[raw & low_mask(kSemiSortCodeBits)] | spread_lows(raw >> kSemiSortCodeBits, low_bits());
+  }
 
   // The four lb-bit low parts, packed back to back in `lows` (4 * lb bits), moved to the bottom of four
   // f-bit fields, f = lb + 4: field s goes from bit s * lb to bit s * f = s * lb + 4s. Two steps of shifts
