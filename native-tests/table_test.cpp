@@ -24,6 +24,7 @@ namespace {
 
 using cuckoo::Config;
 using cuckoo::internal::kSemiSortCodes;
+using cuckoo::internal::kSemiSortCodeBits;
 using cuckoo::internal::PackedTable;
 using cuckoo::internal::SemiSortCodec;
 using cuckoo::internal::SemiSortedTable;
@@ -71,17 +72,23 @@ TEST(SemiSortCodec, CodeZeroIsTheEmptyBucket) {
 }
 
 // The SWAR lookup tables: code -> the four nibbles as the high 4 bits of four f-bit fields, nothing else.
-TEST(SemiSortCodec, SpreadNibblesPlacesEachNibbleAtTheTopOfItsField) {
+// The probe layout: for f >= 8, four (f-4)-bit fields with the nibble at the bottom of each (where the
+// stored low parts already lie); for f < 8, four f-bit fields with the nibble at the top.
+TEST(SemiSortCodec, SpreadNibblesPlacesEachNibbleInItsProbeField) {
   const SemiSortCodec& codec = SemiSortCodec::get();
   for (unsigned f = 4; f <= 15; ++f) {
+    const unsigned width = f >= 8 ? f - 4 : f, shift = f >= 8 ? 0 : f - 4;
     const uint64_t* spread = SemiSortCodec::spread_nibbles(f);
     ASSERT_NE(spread, nullptr) << "f=" << f;
     for (unsigned code = 0; code < kSemiSortCodes; ++code) {
       const auto n = nibbles_of(codec.decode[code]);
       uint64_t expected = 0;
-      for (unsigned s = 0; s < 4; ++s) expected |= uint64_t{n[s]} << (s * f + f - 4);
+      for (unsigned s = 0; s < 4; ++s) expected |= uint64_t{n[s]} << (s * width + shift);
       ASSERT_EQ(spread[code], expected) << "f=" << f << " code=" << code;
     }
+    // Invalid codes read as an empty bucket (the lookup does not clamp them).
+    for (unsigned code = kSemiSortCodes; code < (1u << kSemiSortCodeBits); ++code)
+      ASSERT_EQ(spread[code], 0u) << "f=" << f << " code=" << code;
   }
   EXPECT_EQ(SemiSortCodec::spread_nibbles(3), nullptr);
   EXPECT_EQ(SemiSortCodec::spread_nibbles(16), nullptr);
@@ -148,6 +155,10 @@ void exercise_table(const Config& config, uint64_t seed) {
     ASSERT_EQ(table.count(i, fp), model_count) << "step " << step;
     ASSERT_EQ(table.match(i, fp) != 0, model_count > 0) << "step " << step;
     ASSERT_EQ(table.contains(i, fp), model_count > 0) << "step " << step;
+    const uint64_t other = rng() % n;  // a lookup's second bucket (here possibly i itself)
+    const bool in_other = std::count(model[other].begin(), model[other].end(), fp) > 0;
+    ASSERT_EQ(table.match_either(i, other, fp) != 0, model_count > 0 || in_other) << "step " << step;
+    ASSERT_EQ(table.match_either(other, i, fp) != 0, model_count > 0 || in_other) << "step " << step;
     switch (rng() % 4) {
       case 0:
       case 1: {  // insert_empty: the first empty entry (plain), any empty entry (sorted)

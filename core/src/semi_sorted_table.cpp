@@ -34,7 +34,9 @@ const uint64_t* SemiSortCodec::spread_nibbles(unsigned f) {
     const SemiSortCodec& codec = get();
     for (unsigned code = 0; code < kSemiSortCodes; ++code) {
       uint64_t word = 0;
-      for (unsigned s = 0; s < 4; ++s) word |= uint64_t{(codec.decode[code] >> (4 * s)) & 0xFu} << (s * f + f - 4);
+      const SemiSortProbeLayout layout = semi_sort_probe_layout(f);
+      for (unsigned s = 0; s < 4; ++s)
+        word |= uint64_t{(codec.decode[code] >> (4 * s)) & 0xFu} << (s * layout.width + layout.nibble_shift);
       tables[f][code] = word;
     }
   });

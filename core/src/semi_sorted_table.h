@@ -29,13 +29,26 @@ struct SemiSortCodec {
   uint16_t decode[kSemiSortCodes];
   uint16_t encode[1 << 16];  // only sorted tuples are meaningful
   static const SemiSortCodec& get();
-  // For fingerprints of f <= 15 bits (a bucket fits one 64-bit load): code -> the four nibbles placed as
-  // the high 4 bits of four f-bit fields, so a bucket decodes to a plain 4 x f-bit word with one lookup
-  // and an OR, and is probed with the same SWAR test as the plain table. Built once per f. It has an entry
-  // for every 12-bit code: the invalid ones (>= kSemiSortCodes, which validate() keeps out of any table we
-  // accept) read as code 0, an empty bucket, with no clamp on the lookup path.
+  // For fingerprints of f <= 15 bits (a bucket fits one 64-bit load): code -> the four nibbles placed in
+  // the probe layout below, so that a lookup decodes a bucket with one table lookup. Built once per f. It
+  // has an entry for every 12-bit code: the invalid ones (>= kSemiSortCodes, which validate() keeps out of
+  // any table we accept) read as code 0, an empty bucket, with no clamp on the lookup path.
   static const uint64_t* spread_nibbles(unsigned f);
 };
+
+// How a lookup compares a bucket with a fingerprint when f <= 15: as four fields of `width` bits, entry s
+// in field s, tested for a zero field with SWAR as in the plain table. For f >= 8 the fields are the stored
+// (f-4)-bit low parts where they lie, and the nibbles sit in the low 4 bits of the same fields, compared
+// with their own pattern (SemiSortedTable::mismatch_fields): nothing stored needs to move. For f < 8 a low
+// part is narrower than a nibble, so the lows are spread to f-bit fields with the nibble above them.
+struct SemiSortProbeLayout {
+  unsigned width;         // bits per field
+  unsigned nibble_shift;  // bit of its field where a nibble starts
+  bool lows_in_place;     // the stored low parts are already the fields
+};
+constexpr SemiSortProbeLayout semi_sort_probe_layout(unsigned f) {
+  return f >= 8 ? SemiSortProbeLayout{f - 4, 0, true} : SemiSortProbeLayout{f, f - 4, false};
+}
 
 template <unsigned kFixedBits>
 class SemiSortedTable {
@@ -51,8 +64,10 @@ class SemiSortedTable {
         buffer_(table_bytes_ + kTablePadding, config.huge_pages),
         codec_(&SemiSortCodec::get()),
         spread_(bits_ <= 15 ? SemiSortCodec::spread_nibbles(bits_) : nullptr),
-        // Bit 0 of each of the four f-bit fields; only used (and only meaningful) when f <= 15.
-        lo_fields_(bits_ <= 15 ? 1 | uint64_t{1} << bits_ | uint64_t{1} << (2 * bits_) | uint64_t{1} << (3 * bits_)
+        layout_(semi_sort_probe_layout(bits_)),
+        // Bit 0 of each of the four probe fields; only used (and only meaningful) when f <= 15.
+        lo_fields_(bits_ <= 15 ? uint64_t{1} | uint64_t{1} << layout_.width | uint64_t{1} << (2 * layout_.width) |
+                                     uint64_t{1} << (3 * layout_.width)
                                : 0) {}
 
   SemiSortedTable(const SemiSortedTable& other) : SemiSortedTable(other.config_like()) {
@@ -62,10 +77,9 @@ class SemiSortedTable {
   unsigned bits() const { return kFixedBits ? kFixedBits : bits_; }
 
   uint64_t match(uint64_t bucket, uint32_t fp) const {
-    if (spread_ != nullptr) {  // f <= 15: decode to a 4 x f-bit word and probe it with SWAR
-      const uint64_t lo = lo_fields_, hi = lo << (bits() - 1);
-      const uint64_t x = decoded_word(bucket) ^ (uint64_t{fp} * lo);
-      return (x - lo) & ~x & hi;
+    if (spread_ != nullptr) {  // f <= 15: SWAR over the probe layout
+      const uint64_t x = mismatch_fields(bucket, query(fp));
+      return (x - lo_fields_) & ~x & top_bits();
     }
     uint32_t e[4];
     decode(bucket, e);
@@ -73,13 +87,13 @@ class SemiSortedTable {
   }
 
   // Nonzero iff bucket a or bucket b holds fp (the lookup's probe; same contract as PackedTable's): both
-  // decoded words are tested before the one mask with the top bits.
+  // buckets are tested before the one mask with the top bits.
   uint64_t match_either(uint64_t a, uint64_t b, uint32_t fp) const {
     if (spread_ == nullptr) return match(a, fp) | match(b, fp);
-    const uint64_t lo = lo_fields_, hi = lo << (bits() - 1);
-    const uint64_t pattern = uint64_t{fp} * lo;
-    const uint64_t xa = decoded_word(a) ^ pattern, xb = decoded_word(b) ^ pattern;
-    return (((xa - lo) & ~xa) | ((xb - lo) & ~xb)) & hi;
+    const Query q = query(fp);
+    const uint64_t lo = lo_fields_;
+    const uint64_t xa = mismatch_fields(a, q), xb = mismatch_fields(b, q);
+    return (((xa - lo) & ~xa) | ((xb - lo) & ~xb)) & top_bits();
   }
 
   bool contains(uint64_t bucket, uint32_t fp) const { return match(bucket, fp) != 0; }
@@ -169,9 +183,21 @@ class SemiSortedTable {
  private:
   unsigned low_bits() const { return bits() - 4; }
 
-  // f <= 15 only: the bucket decoded to four f-bit fields (a plain bucket word, as PackedTable stores it).
-  // The fields are in stored order, not sorted by value, which a match test does not care about.
-  uint64_t decoded_word(uint64_t bucket) const {
+  SemiSortProbeLayout layout() const { return kFixedBits ? semi_sort_probe_layout(kFixedBits) : layout_; }
+  uint64_t top_bits() const { return lo_fields_ << (layout().width - 1); }
+
+  // A fingerprint as the patterns its low part and its nibble make in the probe layout (f <= 15).
+  struct Query {
+    uint64_t lows, nibbles;
+  };
+  Query query(uint32_t fp) const {
+    const unsigned lb = low_bits();
+    return {(fp & low_mask(lb)) * lo_fields_, uint64_t{fp >> lb} * (lo_fields_ << layout().nibble_shift)};
+  }
+
+  // f <= 15 only: the bucket's fields in the probe layout, zero exactly where an entry equals the query.
+  // The entries come in stored order; a test for any zero field does not need them sorted.
+  uint64_t mismatch_fields(uint64_t bucket, const Query& q) const {
     const unsigned f = bits();
     uint64_t raw;
     if constexpr (kFixedBits != 0 && (4 * kFixedBits - 4) % 8 == 0) {  // whole-byte buckets (f = 9, 13)
@@ -179,7 +205,9 @@ class SemiSortedTable {
     } else {
       raw = read_bits(buffer_.data(), bucket * bucket_bits(), 4 * f - 4);
     }
-    return spread_[raw & low_mask(kSemiSortCodeBits)] | spread_lows(raw >> kSemiSortCodeBits, low_bits());
+    uint64_t lows = raw >> kSemiSortCodeBits;
+    if (!layout().lows_in_place) lows = spread_lows(lows, low_bits());
+    return (lows ^ q.lows) | (spread_[raw & low_mask(kSemiSortCodeBits)] ^ q.nibbles);
   }
 
   // The four lb-bit low parts, packed back to back in `lows` (4 * lb bits), moved to the bottom of four
@@ -254,6 +282,7 @@ class SemiSortedTable {
   AlignedBuffer buffer_;
   const SemiSortCodec* codec_;
   const uint64_t* spread_;
+  SemiSortProbeLayout layout_;
   uint64_t lo_fields_;
 };
 
