@@ -77,7 +77,7 @@ class SemiSortedTable {
   unsigned bits() const { return kFixedBits ? kFixedBits : bits_; }
 
   uint64_t match(uint64_t bucket, uint32_t fp) const {
-    if (spread_ != nullptr) {  // f <= 15: SWAR over the probe layout
+    if (probes_with_swar()) {
       const uint64_t x = mismatch_fields(bucket, query(fp));
       return (x - lo_fields_) & ~x & top_bits();
     }
@@ -89,7 +89,7 @@ class SemiSortedTable {
   // Nonzero iff bucket a or bucket b holds fp (the lookup's probe; same contract as PackedTable's): both
   // buckets are tested before the one mask with the top bits.
   uint64_t match_either(uint64_t a, uint64_t b, uint32_t fp) const {
-    if (spread_ == nullptr) return match(a, fp) | match(b, fp);
+    if (!probes_with_swar()) return match(a, fp) | match(b, fp);
     const Query q = query(fp);
     const uint64_t lo = lo_fields_;
     const uint64_t xa = mismatch_fields(a, q), xb = mismatch_fields(b, q);
@@ -183,6 +183,8 @@ class SemiSortedTable {
  private:
   unsigned low_bits() const { return bits() - 4; }
 
+  // f <= 15: a bucket fits one load, and lookups use the SWAR probe (for fixed widths, known at compile time).
+  bool probes_with_swar() const { return kFixedBits ? kFixedBits <= 15 : spread_ != nullptr; }
   SemiSortProbeLayout layout() const { return kFixedBits ? semi_sort_probe_layout(kFixedBits) : layout_; }
   uint64_t top_bits() const { return lo_fields_ << (layout().width - 1); }
 
