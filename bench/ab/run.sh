@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# bench/ab/run.sh: lookup rates of the working tree's core against another commit's, side by side in one
+# process (see lookup_ab.cpp), ~3 minutes. Usage: bench/ab/run.sh <old commit> [log2_buckets = 25]
+# The old core is compiled against the working tree's public headers (cuckoo::Config), so it must be a
+# commit whose Config has the same fields. Needs g++ and libxxhash-dev (scripts/install-deps.sh).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+old=${1:?usage: bench/ab/run.sh <old commit> [log2_buckets]}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# The old core/src, moved to namespace cuckoo::ab_old with its macros renamed, so both cores link into one
+# program. Its public headers stay the working tree's.
+mkdir -p "$work/ab_old"
+git archive "$old" core/src | tar -x -C "$work"
+for f in "$work"/core/src/*; do
+  sed -e 's/namespace cuckoo::internal/namespace cuckoo::ab_old/' -e 's/cuckoo::internal::/cuckoo::ab_old::/g' \
+    -e 's/CUCKOO_\(FLATTEN\|INLINE\|NOINLINE\)/AB_OLD_\1/g' "$f" >"$work/ab_old/$(basename "$f")"
+done
+
+g++ -std=c++17 -O3 -DNDEBUG -DXXH_INLINE_ALL -I"$work" -Icore/src -Icore/include \
+  bench/ab/lookup_ab.cpp core/src/aligned_buffer.cpp core/src/options.cpp core/src/semi_sorted_table.cpp \
+  "$work"/ab_old/aligned_buffer.cpp "$work"/ab_old/semi_sorted_table.cpp -o "$work/lookup_ab"
+echo "old: $(git rev-parse --short "$old")   new: working tree at $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- core || echo ' + uncommitted changes in core/')"
+"$work/lookup_ab" "${2:-25}"
