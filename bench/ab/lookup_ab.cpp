@@ -6,12 +6,13 @@
 // Both cores get the same keys, and their passes alternate, so both see the same machine load.
 //
 // For each table (CF: b=4, f=12; ss-CF: b=4, f=13 in 12 bits per entry) of 2^log2_buckets buckets, both
-// cores are filled to 95% with insert_many, once with each core's table allocated first. When their table bytes are equal (placement unchanged),
+// cores are filled with insert_many to 95% (or, with "full", to the first failure), once with each core's
+// table allocated first. When their table bytes are equal (placement unchanged),
 // every answer is compared as well. Then 5 rounds of: single lookups (a loop of contains through
 // FilterCore's virtual call, as CuckooFilter::contains makes it) and contains_many, 50% positive queries,
 // best of 3 passes each. Prints M lookups/s per round and the ratio of the round sums, new / old.
 //
-// Usage (through run.sh): lookup_ab [log2_buckets = 25]
+// Usage (through run.sh): lookup_ab [log2_buckets = 25] [full]
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -29,6 +30,8 @@
 #include "semi_sorted_table.h"
 
 namespace {
+
+bool g_fill_to_failure = false;
 
 double seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -83,7 +86,8 @@ bool compare(const char* name, const cuckoo::Config& config, bool old_first, Rat
   OldCore& old_core = *old_holder;
   NewCore& new_core = *new_holder;
   std::mt19937_64 rng(config.bucket_count);
-  std::vector<uint64_t> keys(static_cast<size_t>(0.95 * config.slot_count()));
+  // To 95%, or until the first failure (a full filter, with its victim slot in use, as Table 3 fills).
+  std::vector<uint64_t> keys(static_cast<size_t>((g_fill_to_failure ? 1.0 : 0.95) * config.slot_count()));
   for (auto& key : keys) key = rng();
   const size_t stored = old_core.insert_many(keys.data(), keys.size());
   if (new_core.insert_many(keys.data(), keys.size()) != stored) {
@@ -99,8 +103,9 @@ bool compare(const char* name, const cuckoo::Config& config, bool old_first, Rat
   const cuckoo::ab_old::FilterCore* old_filter = &old_core;
   const cuckoo::internal::FilterCore* new_filter = &new_core;
 
-  std::printf("%s, %s table allocated first: %llu buckets, %zu keys, table bytes %s\n", name,
-              old_first ? "old" : "new", static_cast<unsigned long long>(config.bucket_count), stored, same_bytes ? "identical (answers compared)" : "differ (placement changed; answers not compared)");
+  std::printf("%s, %s table allocated first: %llu buckets, %zu keys%s, table bytes %s\n", name,
+              old_first ? "old" : "new", static_cast<unsigned long long>(config.bucket_count), stored,
+              new_core.victim().used ? " (full: victim in use)" : "", same_bytes ? "identical (answers compared)" : "differ (placement changed; answers not compared)");
   std::printf("  huge pages: old table %lu MiB, new table %lu MiB (of %.0f MiB each)\n",
               huge_page_kib(old_core.table_data()) / 1024, huge_page_kib(new_core.table_data()) / 1024,
               config.table_bytes() / 1048576.0);
@@ -137,6 +142,7 @@ bool compare_both_orders(const char* name, const cuckoo::Config& config) {
 
 int main(int argc, char** argv) {
   const unsigned log2_buckets = argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : 25;
+  g_fill_to_failure = argc > 2 && std::strcmp(argv[2], "full") == 0;
   cuckoo::Config config;
   config.bucket_size = 4;
   config.bucket_count = uint64_t{1} << log2_buckets;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # bench/ab/run.sh: lookup rates of the working tree's core against another commit's, side by side in one
-# process (see lookup_ab.cpp), ~3 minutes. Usage: bench/ab/run.sh <old commit> [log2_buckets = 25]
+# process (see lookup_ab.cpp), ~3 minutes. Usage: bench/ab/run.sh <old commit> [log2_buckets = 25] [full]
+# ("full": fill to the first failure, as Table 3 does, instead of to 95%).
 # The old core is compiled against the working tree's public headers (cuckoo::Config), so it must be a
 # commit whose Config has the same fields. Needs g++ and libxxhash-dev (scripts/install-deps.sh).
 set -euo pipefail
@@ -22,4 +23,4 @@ g++ -std=c++17 -O3 -DNDEBUG -DXXH_INLINE_ALL -I"$work" -Icore/src -Icore/include
   bench/ab/lookup_ab.cpp core/src/aligned_buffer.cpp core/src/options.cpp core/src/semi_sorted_table.cpp \
   "$work"/ab_old/aligned_buffer.cpp "$work"/ab_old/semi_sorted_table.cpp -o "$work/lookup_ab"
 echo "old: $(git rev-parse --short "$old")   new: working tree at $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- core || echo ' + uncommitted changes in core/')"
-"$work/lookup_ab" "${2:-25}"
+"$work/lookup_ab" "${2:-25}" "${3:-95}"

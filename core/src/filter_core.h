@@ -27,7 +27,8 @@
 
 namespace cuckoo::internal {
 
-// A fingerprint that could not be placed, kept with the bucket it was evicted towards.
+// A fingerprint that could not be placed, kept with the bucket it was evicted towards. When unused, all
+// fields are zero (the format requires it as well); lookups rely on fingerprint == 0, which no key has.
 struct Victim {
   bool used = false;
   uint64_t index = 0;
@@ -125,10 +126,12 @@ class CuckooCore final : public FilterCore {
     const uint64_t i2 = hasher_.alt_index(i1, fp);
     const uint64_t found = table_.match_either(i1, i2, fp);
     // Branch-free on the answer: at 50% positive queries a branch on it would mispredict half the time and
-    // flush the lookups in flight behind it. The victim test is a branch: only a full filter has a victim,
-    // so it is always predicted, and it keeps ~10 instructions off every lookup.
+    // flush the lookups in flight behind it. The victim test is a branch on the fingerprint alone: an
+    // unused victim's is 0, so the branch is taken only for a full filter and a matching fingerprint
+    // (1 lookup in ~2^f). Branching on victim_.used instead ran the ~10-instruction test on every lookup of
+    // a full filter, which made lookups in a table filled to its first failure ~20% slower.
     bool hit = found != 0;
-    if (__builtin_expect(victim_.used, false)) hit |= victim_matches(i1, i2, fp);
+    if (__builtin_expect(fp == victim_.fingerprint, false)) hit |= victim_matches(i1, i2, fp);
     return hit;
   }
 
@@ -156,7 +159,7 @@ class CuckooCore final : public FilterCore {
       return true;
     }
     if (victim_matches(i1, i2, fp)) {
-      victim_.used = false;
+      victim_ = Victim{};
       --size_;
       return true;
     }
@@ -342,7 +345,7 @@ class CuckooCore final : public FilterCore {
   void rehome_victim() {
     if (!victim_.used) return;
     const Victim v = victim_;
-    victim_.used = false;
+    victim_ = Victim{};
     --size_;
     place(v.index, v.fingerprint);
   }
