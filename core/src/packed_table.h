@@ -99,6 +99,18 @@ class PackedTable {
 
   // Puts fp in the first empty entry of bucket; false if the bucket is full.
   bool insert_empty(uint64_t bucket, uint32_t fp) {
+    if constexpr (kByteAligned && fixed_group() == kBucketSize) {
+      // The bucket is one load at a byte address: find its first empty field in that word and OR fp into
+      // it (the field is zero), instead of recomputing the entry's bit position to write it. The load also
+      // holds bytes after the bucket; they are stored back unchanged.
+      uint8_t* p = buffer_.data() + bucket * kBucketBytes;
+      const uint64_t word = load_u64(p);
+      const uint64_t empty = (word - kFixedFull.lo) & ~word & kFixedFull.hi;  // top bits of the zero fields
+      if (empty == 0) return false;
+      const unsigned first_empty = count_trailing_zeros(empty) + 1 - kFixedBits;  // exact: the lowest one
+      store_u64(p, word | (uint64_t{fp} << first_empty));
+      return true;
+    }
     const int slot = first_match(bucket, 0);
     if (slot < 0) return false;
     set(bucket, static_cast<unsigned>(slot), fp);
