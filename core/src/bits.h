@@ -67,6 +67,12 @@ inline void write_bits(uint8_t* base, uint64_t pos, unsigned width, uint64_t val
   store_u64(p, (load_u64(p) & ~mask) | ((value << shift) & mask));
 }
 
+// SWAR zero-field test over a word of equal-width fields, lo having bit 0 of each field set: the result has
+// the top bit of every zero field set. A borrow out of a zero field can also mark the field above it, so
+// only the lowest mark is exact, but any mark means some field is zero. Callers mask with the fields' top
+// bits (lo << (width - 1)), which also drops whatever the word holds above its fields.
+inline uint64_t zero_field_marks(uint64_t x, uint64_t lo) { return (x - lo) & ~x; }
+
 inline unsigned count_trailing_zeros(uint64_t x) { return static_cast<unsigned>(__builtin_ctzll(x)); }
 
 inline void prefetch(const void* p) { __builtin_prefetch(p, 0, 3); }

@@ -51,7 +51,6 @@ class FilterCore {
   // Insert takes the key, for the same reason as the lookups below.
   virtual bool insert_u64_key(uint64_t key) = 0;
   virtual bool insert_bytes_key(const void* data, size_t size) = 0;
-  virtual bool contains(uint64_t hash) const = 0;
   // The lookup hot path takes keys, so hashing inlines into the one call a lookup makes.
   virtual bool contains_u64_key(uint64_t key) const = 0;
   virtual bool contains_bytes_key(const void* data, size_t size) const = 0;
@@ -120,45 +119,26 @@ class CuckooCore final : public FilterCore {
     return insert_hash(hash_bytes(data, size, config_.seed));
   }
 
-  bool contains(uint64_t hash) const override {
-    const uint64_t i1 = hasher_.index(hash);
-    const uint32_t fp = hasher_.fingerprint(hash);
-    const uint64_t i2 = hasher_.alt_index(i1, fp);
-    const uint64_t found = table_.match_either(i1, i2, fp);
-    // Branch-free on the answer: at 50% positive queries a branch on it would mispredict half the time and
-    // flush the lookups in flight behind it. The victim test is a branch on the fingerprint alone: an
-    // unused victim's is 0, so the branch is taken only for a full filter and a matching fingerprint
-    // (1 lookup in ~2^f). Branching on victim_.used instead ran the ~10-instruction test on every lookup of
-    // a full filter, which made lookups in a table filled to its first failure ~20% slower.
-    bool hit = found != 0;
-    if (__builtin_expect(fp == victim_.fingerprint, false)) hit |= victim_matches(i1, i2, fp);
-    return hit;
-  }
-
   CUCKOO_FLATTEN bool contains_u64_key(uint64_t key) const override {
-    return contains(hash_u64(key, config_.seed));
+    return contains_hash(hash_u64(key, config_.seed));
   }
   CUCKOO_FLATTEN bool contains_bytes_key(const void* data, size_t size) const override {
-    return contains(hash_bytes(data, size, config_.seed));
+    return contains_hash(hash_bytes(data, size, config_.seed));
   }
 
   size_t count(uint64_t hash) const override {
-    const uint64_t i1 = hasher_.index(hash);
-    const uint32_t fp = hasher_.fingerprint(hash);
-    const uint64_t i2 = hasher_.alt_index(i1, fp);
-    return table_.count(i1, fp) + table_.count(i2, fp) + (victim_matches(i1, i2, fp) ? 1 : 0);
+    const Probe p = probe_of(hash);
+    return table_.count(p.i1, p.fp) + table_.count(p.i2, p.fp) + (victim_matches(p) ? 1 : 0);
   }
 
   bool erase(uint64_t hash) override {
-    const uint64_t i1 = hasher_.index(hash);
-    const uint32_t fp = hasher_.fingerprint(hash);
-    const uint64_t i2 = hasher_.alt_index(i1, fp);
-    if (table_.remove(i1, fp) || table_.remove(i2, fp)) {
+    const Probe p = probe_of(hash);
+    if (table_.remove(p.i1, p.fp) || table_.remove(p.i2, p.fp)) {
       --size_;
       rehome_victim();
       return true;
     }
-    if (victim_matches(i1, i2, fp)) {
+    if (victim_matches(p)) {
       victim_ = Victim{};
       --size_;
       return true;
@@ -202,11 +182,7 @@ class CuckooCore final : public FilterCore {
     return true;
   }
 
-  bool victim_matches(uint64_t i1, uint64_t i2, uint32_t fp) const {
-    return victim_.used & (victim_.fingerprint == fp) & ((victim_.index == i1) | (victim_.index == i2));
-  }
-
-  // A key's two buckets and fingerprint, computed ahead so its buckets can be prefetched.
+  // A key's two buckets and fingerprint (batches compute them ahead, to prefetch the buckets).
   struct Probe {
     uint64_t i1, i2;
     uint32_t fp;
@@ -216,6 +192,24 @@ class CuckooCore final : public FilterCore {
     const uint64_t i1 = hasher_.index(hash);
     const uint32_t fp = hasher_.fingerprint(hash);
     return {i1, hasher_.alt_index(i1, fp), fp};
+  }
+
+  bool contains_hash(uint64_t hash) const {
+    const Probe p = probe_of(hash);
+    const uint64_t found = table_.match_either(p.i1, p.i2, p.fp);
+    // Branch-free on the answer: at 50% positive queries a branch on it would mispredict half the time and
+    // flush the lookups in flight behind it. The victim test is a branch on the fingerprint alone: an
+    // unused victim's is 0, so the branch is taken only for a full filter and a matching fingerprint
+    // (1 lookup in ~2^f). Branching on victim_.used instead ran the ~10-instruction test on every lookup of
+    // a full filter, which made lookups in a table filled to its first failure ~20% slower.
+    bool hit = found != 0;
+    if (__builtin_expect(p.fp == victim_.fingerprint, false)) hit |= victim_matches(p);
+    return hit;
+  }
+
+
+  bool victim_matches(const Probe& p) const {
+    return victim_.used & (victim_.fingerprint == p.fp) & ((victim_.index == p.i1) | (victim_.index == p.i2));
   }
 
   void prefetch_probe(const Probe& p) const {
@@ -237,9 +231,11 @@ class CuckooCore final : public FilterCore {
         probes[j] = probe_of(hash_of(start + j));
         prefetch_probe(probes[j]);
       }
-      for (size_t j = 0; j < m; ++j) out[start + j] = table_.match_either(probes[j].i1, probes[j].i2, probes[j].fp) != 0;
+      for (size_t j = 0; j < m; ++j) {
+        out[start + j] = table_.match_either(probes[j].i1, probes[j].i2, probes[j].fp) != 0;
+      }
       if (victim_.used) {  // rare (only a full filter has one): a second pass keeps it off the hot loop
-        for (size_t j = 0; j < m; ++j) out[start + j] |= victim_matches(probes[j].i1, probes[j].i2, probes[j].fp);
+        for (size_t j = 0; j < m; ++j) out[start + j] |= victim_matches(probes[j]);
       }
     }
   }

@@ -84,8 +84,8 @@ class PackedTable {
     if constexpr (kOneLoad || (kFixedBits != 0 && fixed_group() == kBucketSize)) {
       const uint64_t lo = opaque(full_masks().lo);
       const uint64_t pattern = uint64_t{fp} * lo;
-      const uint64_t xa = bucket_word(a) ^ pattern, xb = bucket_word(b) ^ pattern;
-      return (((xa - lo) & ~xa) | ((xb - lo) & ~xb)) & full_masks().hi;
+      return (zero_field_marks(bucket_word(a) ^ pattern, lo) | zero_field_marks(bucket_word(b) ^ pattern, lo)) &
+             full_masks().hi;
     } else {
       return match(a, fp) | match(b, fp);
     }
@@ -103,9 +103,9 @@ class PackedTable {
       // The bucket is one load at a byte address: find its first empty field in that word and OR fp into
       // it (the field is zero), instead of recomputing the entry's bit position to write it. The load also
       // holds bytes after the bucket; they are stored back unchanged.
-      uint8_t* p = buffer_.data() + bucket * kBucketBytes;
+      uint8_t* p = bucket_address(bucket);
       const uint64_t word = load_u64(p);
-      const uint64_t empty = (word - kFixedFull.lo) & ~word & kFixedFull.hi;  // top bits of the zero fields
+      const uint64_t empty = zero_field_marks(word, kFixedFull.lo) & kFixedFull.hi;
       if (empty == 0) return false;
       const unsigned first_empty = count_trailing_zeros(empty) + 1 - kFixedBits;  // exact: the lowest one
       store_u64(p, word | (uint64_t{fp} << first_empty));
@@ -142,7 +142,7 @@ class PackedTable {
   // whether it straddles costs more (a mispredicted branch) than a redundant prefetch of a line in flight.
   void prefetch_bucket(uint64_t bucket) const {
     if constexpr (kByteAligned) {
-      const uint8_t* first = buffer_.data() + bucket * kBucketBytes;
+      const uint8_t* first = bucket_address(bucket);
       prefetch(first);
       prefetch(first + kBucketBytes - 1);
     } else {
@@ -220,14 +220,17 @@ class PackedTable {
   uint64_t zero_fields(uint64_t pos, const GroupMasks& m, uint32_t fp) const {
     const uint64_t word = load_u64(buffer_.data() + (pos >> 3)) >> (pos & 7);
     const uint64_t lo = opaque(m.lo);
-    const uint64_t x = word ^ (uint64_t{fp} * lo);
-    return (x - lo) & ~x & m.hi;
+    return zero_field_marks(word ^ (uint64_t{fp} * lo), lo) & m.hi;
   }
+
+  // kByteAligned only: the bucket's first byte.
+  const uint8_t* bucket_address(uint64_t bucket) const { return buffer_.data() + bucket * kBucketBytes; }
+  uint8_t* bucket_address(uint64_t bucket) { return buffer_.data() + bucket * kBucketBytes; }
 
   // The whole bucket from one load (only when it fits one: see match_either), bits above it unmasked.
   uint64_t bucket_word(uint64_t bucket) const {
     if constexpr (kByteAligned) {
-      return load_u64(buffer_.data() + bucket * kBucketBytes);
+      return load_u64(bucket_address(bucket));
     } else {
       const uint64_t pos = bucket * kBucketSize * uint64_t{bits()};
       return load_u64(buffer_.data() + (pos >> 3)) >> (pos & 7);

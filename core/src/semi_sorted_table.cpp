@@ -32,9 +32,9 @@ const uint64_t* SemiSortCodec::spread_nibbles(unsigned f) {
   if (f < 4 || f > 15) return nullptr;
   std::call_once(built[f], [f] {
     const SemiSortCodec& codec = get();
+    const SemiSortProbeLayout layout = semi_sort_probe_layout(f);
     for (unsigned code = 0; code < kSemiSortCodes; ++code) {
       uint64_t word = 0;
-      const SemiSortProbeLayout layout = semi_sort_probe_layout(f);
       for (unsigned s = 0; s < 4; ++s)
         word |= uint64_t{(codec.decode[code] >> (4 * s)) & 0xFu} << (s * layout.width + layout.nibble_shift);
       tables[f][code] = word;

@@ -78,8 +78,7 @@ class SemiSortedTable {
 
   uint64_t match(uint64_t bucket, uint32_t fp) const {
     if (probes_with_swar()) {
-      const uint64_t x = mismatch_fields(bucket, query(fp));
-      return (x - lo_fields_) & ~x & top_bits();
+      return zero_field_marks(mismatch_fields(bucket, query(fp)), lo_fields_) & top_bits();
     }
     uint32_t e[4];
     decode(bucket, e);
@@ -91,9 +90,8 @@ class SemiSortedTable {
   uint64_t match_either(uint64_t a, uint64_t b, uint32_t fp) const {
     if (!probes_with_swar()) return match(a, fp) | match(b, fp);
     const Query q = query(fp);
-    const uint64_t lo = lo_fields_;
-    const uint64_t xa = mismatch_fields(a, q), xb = mismatch_fields(b, q);
-    return (((xa - lo) & ~xa) | ((xb - lo) & ~xb)) & top_bits();
+    return (zero_field_marks(mismatch_fields(a, q), lo_fields_) | zero_field_marks(mismatch_fields(b, q), lo_fields_)) &
+           top_bits();
   }
 
   bool contains(uint64_t bucket, uint32_t fp) const { return match(bucket, fp) != 0; }
