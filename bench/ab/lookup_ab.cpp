@@ -22,6 +22,7 @@
 #include <random>
 #include <vector>
 
+#include "machine_info.h"
 #include "ab_old/filter_core.h"
 #include "ab_old/packed_table.h"
 #include "ab_old/semi_sorted_table.h"
@@ -35,27 +36,6 @@ bool g_fill_to_failure = false;
 
 double seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-// KiB of the mapping that holds p backed by transparent huge pages (0 if none or not Linux). Lookup
-// rates over a large table depend on it, so a fair comparison shows it for both tables.
-unsigned long huge_page_kib(const void* p) {
-  std::FILE* smaps = std::fopen("/proc/self/smaps", "r");
-  if (smaps == nullptr) return 0;
-  char line[512];
-  bool inside = false;
-  unsigned long kib = 0;
-  const auto address = reinterpret_cast<uintptr_t>(p);
-  while (std::fgets(line, sizeof line, smaps) != nullptr) {
-    unsigned long long begin, end;
-    if (std::sscanf(line, "%llx-%llx ", &begin, &end) == 2 && std::strchr(line, '-') < std::strchr(line, ' ')) {
-      inside = address >= begin && address < end;
-    } else if (inside && std::sscanf(line, "AnonHugePages: %lu kB", &kib) == 1) {
-      break;
-    }
-  }
-  std::fclose(smaps);
-  return inside ? kib : 0;
 }
 
 template <typename Run>
@@ -89,8 +69,14 @@ bool compare(const char* name, const cuckoo::Config& config, bool old_first, Rat
   // To 95%, or until the first failure (a full filter, with its victim slot in use, as Table 3 fills).
   std::vector<uint64_t> keys(static_cast<size_t>((g_fill_to_failure ? 1.0 : 0.95) * config.slot_count()));
   for (auto& key : keys) key = rng();
+  // Pages are backed when first touched, so the growth of the process's huge pages across each fill is
+  // that table's share (lookup rates over a large table depend on it).
+  const long huge_before = bench::anon_huge_pages_kb();
   const size_t stored = old_core.insert_many(keys.data(), keys.size());
-  if (new_core.insert_many(keys.data(), keys.size()) != stored) {
+  const long huge_old = bench::anon_huge_pages_kb();
+  const size_t new_stored = new_core.insert_many(keys.data(), keys.size());
+  const long huge_new = bench::anon_huge_pages_kb();
+  if (new_stored != stored) {
     std::printf("%s: the cores stored different numbers of keys\n", name);
     return false;
   }
@@ -106,9 +92,8 @@ bool compare(const char* name, const cuckoo::Config& config, bool old_first, Rat
   std::printf("%s, %s table allocated first: %llu buckets, %zu keys%s, table bytes %s\n", name,
               old_first ? "old" : "new", static_cast<unsigned long long>(config.bucket_count), stored,
               new_core.victim().used ? " (full: victim in use)" : "", same_bytes ? "identical (answers compared)" : "differ (placement changed; answers not compared)");
-  std::printf("  huge pages: old table %lu MiB, new table %lu MiB (of %.0f MiB each)\n",
-              huge_page_kib(old_core.table_data()) / 1024, huge_page_kib(new_core.table_data()) / 1024,
-              config.table_bytes() / 1048576.0);
+  std::printf("  huge pages: old table %ld MiB, new table %ld MiB (of %.0f MiB each)\n", (huge_old - huge_before) / 1024,
+              (huge_new - huge_old) / 1024, config.table_bytes() / 1048576.0);
   double sums[4] = {};
   for (int round = 0; round < 5; ++round) {
     double r[4];

@@ -19,8 +19,8 @@ for f in "$work"/core/src/*; do
     -e 's/CUCKOO_\(FLATTEN\|INLINE\|NOINLINE\)/AB_OLD_\1/g' "$f" >"$work/ab_old/$(basename "$f")"
 done
 
-g++ -std=c++17 -O3 -DNDEBUG -DXXH_INLINE_ALL -I"$work" -Icore/src -Icore/include \
-  bench/ab/lookup_ab.cpp core/src/aligned_buffer.cpp core/src/options.cpp core/src/semi_sorted_table.cpp \
+g++ -std=c++17 -O3 -DNDEBUG -DXXH_INLINE_ALL -I"$work" -Icore/src -Icore/include -Ibench \
+  bench/ab/lookup_ab.cpp bench/machine_info.cpp core/src/aligned_buffer.cpp core/src/options.cpp core/src/semi_sorted_table.cpp \
   "$work"/ab_old/aligned_buffer.cpp "$work"/ab_old/semi_sorted_table.cpp -o "$work/lookup_ab"
 echo "old: $(git rev-parse --short "$old")   new: working tree at $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- core || echo ' + uncommitted changes in core/')"
 "$work/lookup_ab" "${2:-25}" "${3:-95}"
