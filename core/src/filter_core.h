@@ -279,56 +279,67 @@ class CuckooCore final : public FilterCore {
   }
 
   // place()'s slow path, both buckets full: out of line, so the common insert stays short.
+  //
+  // Each step looks at `bucket` (full), the alternate buckets of its entries (level 1) and the alternate
+  // buckets of their entries (level 2). If nothing can move, it kicks entry v of `bucket` out and walks to
+  // v's alternate bucket, whose entries and alternates level 2 has just read and found full. So the next
+  // step takes them over instead of reading them again, and skips its level-1 test, which could only fail
+  // (the kick changed nothing but `bucket`, and that stays full). Placement is the same as testing again;
+  // at 2^25 buckets near full load, where a walk takes 7-20 steps, this is ~1/4 of a step's work.
   CUCKOO_NOINLINE void walk(uint64_t i, uint64_t alt, uint32_t fp) {
     uint64_t r = next_random();
     uint64_t bucket = (r & 1) ? alt : i;
+    Level level;  // `bucket`'s entries and their alternate buckets
+    read_level(bucket, level);
     for (unsigned kick = 0; kick < config_.max_kicks; ++kick) {
-      uint32_t entries[kSlots];
-      uint64_t alts[kSlots];
-      table_.get_all(bucket, entries);
-      for (unsigned s = 0; s < kSlots; ++s) {
-        alts[s] = hasher_.alt_index(bucket, entries[s]);
-        table_.prefetch_bucket(alts[s]);
-      }
       r = next_random();
-      for (unsigned s = 0; s < kSlots; ++s) {
-        if (table_.insert_empty(alts[s], entries[s])) {
-          table_.swap(bucket, s, fp);
-          return;
+      if (kick == 0) {
+        for (unsigned s = 0; s < kSlots; ++s) {
+          if (table_.insert_empty(level.alts[s], level.entries[s])) {
+            table_.swap(bucket, s, fp);
+            return;
+          }
         }
       }
-      if (move_two_deep(bucket, entries, alts, fp)) return;
+      Level next[kSlots];  // next[s]: the entries of level.alts[s] and their alternate buckets
+      for (unsigned s = 0; s < kSlots; ++s) read_level(level.alts[s], next[s]);
+      if (move_two_deep(bucket, level, next, fp)) return;
       const unsigned victim_slot = static_cast<unsigned>(r % kSlots);
       fp = table_.swap(bucket, victim_slot, fp);
-      bucket = alts[victim_slot];  // known full (the look-ahead found no room there): keep walking
+      bucket = level.alts[victim_slot];
+      level = next[victim_slot];
     }
     victim_.used = true;
     victim_.index = bucket;
     victim_.fingerprint = fp;
   }
 
+  // A bucket's entries and the alternate bucket of each; read_level prefetches those buckets.
+  struct Level {
+    uint32_t entries[kSlots];
+    uint64_t alts[kSlots];
+  };
+
+  void read_level(uint64_t bucket, Level& level) const {
+    table_.get_all(bucket, level.entries);
+    for (unsigned s = 0; s < kSlots; ++s) {
+      level.alts[s] = hasher_.alt_index(bucket, level.entries[s]);
+      table_.prefetch_bucket(level.alts[s]);
+    }
+  }
+
   // The second level of the look-ahead, once the first found every alternate bucket full: can an entry of
   // an alternate bucket move on into its own alternate? Then that entry moves there, entry s of `bucket`
-  // takes its place and fp takes entry s's. The b * b buckets are prefetched together, so this costs about
-  // one more memory latency, but looks at b times more buckets than a kick step does. Near full load,
-  // where a step of the walk rarely succeeds, that is what makes construction fast.
-  bool move_two_deep(uint64_t bucket, const uint32_t (&entries)[kSlots], const uint64_t (&alts)[kSlots],
-                     uint32_t fp) {
-    uint32_t next_entries[kSlots][kSlots];
-    uint64_t next_alts[kSlots][kSlots];
-    for (unsigned s = 0; s < kSlots; ++s) {
-      table_.get_all(alts[s], next_entries[s]);
-      for (unsigned t = 0; t < kSlots; ++t) {
-        next_alts[s][t] = hasher_.alt_index(alts[s], next_entries[s][t]);
-        table_.prefetch_bucket(next_alts[s][t]);
-      }
-    }
+  // takes its place and fp takes entry s's. The b * b buckets are prefetched together (read_level), so
+  // this costs about one more memory latency, but looks at b times more buckets than a kick step does.
+  // Near full load, where a step of the walk rarely succeeds, that is what makes construction fast.
+  bool move_two_deep(uint64_t bucket, const Level& level, const Level (&next)[kSlots], uint32_t fp) {
     for (unsigned s = 0; s < kSlots; ++s) {
       for (unsigned t = 0; t < kSlots; ++t) {
-        // next_alts[s][t] is never alts[s] (alt has no fixed point); if it is `bucket` or another alts[],
-        // it is full and the insert fails, so the buckets changed below are still as read above.
-        if (table_.insert_empty(next_alts[s][t], next_entries[s][t])) {
-          table_.swap(alts[s], t, entries[s]);
+        // next[s].alts[t] is never level.alts[s] (alt has no fixed point); if it is `bucket` or another
+        // level.alts[], it is full and the insert fails, so the buckets changed below are still as read.
+        if (table_.insert_empty(next[s].alts[t], next[s].entries[t])) {
+          table_.swap(level.alts[s], t, level.entries[s]);
           table_.swap(bucket, s, fp);
           return true;
         }
