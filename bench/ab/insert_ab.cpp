@@ -5,9 +5,9 @@
 // load (at 2^25 buckets x 4 x 12 bits: ~1/3 of it to 95% -> 97.5%), so the fill is timed in load
 // segments as well as in total.
 //
-// Each round fills a fresh table of each core with the same keys, one insert at a time through
-// FilterCore's virtual call (as CuckooFilter::insert makes it), until the first insert that returns false.
-// Rounds alternate which core fills first. When the cores place keys identically (a pure speed change),
+// For CF (b=4, f=12) and ss-CF (b=4, f=13 in 12 bits per entry), each round fills a fresh table of each
+// core with the same keys, one insert at a time through FilterCore's virtual call (as CuckooFilter::insert
+// makes it), until the first insert that returns false. Rounds alternate which core fills first. When the cores place keys identically (a pure speed change),
 // both stop at the same key and their table bytes hash alike; the program says so, or says they differ.
 //
 // Usage (through run.sh --insert): insert_ab [log2_buckets = 25] [rounds = 2]
@@ -21,9 +21,11 @@
 
 #include "ab_old/filter_core.h"
 #include "ab_old/packed_table.h"
+#include "ab_old/semi_sorted_table.h"
 #include "filter_core.h"
 #include "hash.h"
 #include "packed_table.h"
+#include "semi_sorted_table.h"
 
 namespace {
 
@@ -77,24 +79,13 @@ void print_fill(const char* who, const Fill& fill, const cuckoo::Config& config)
   std::printf("\n");
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  const unsigned log2_buckets = argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : 25;
-  const int rounds = argc > 2 ? std::atoi(argv[2]) : 2;
-  cuckoo::Config config;
-  config.bucket_size = 4;
-  config.bucket_count = uint64_t{1} << log2_buckets;
-  config.seed = 42;
-  config.fingerprint_bits = 12;
-  using OldCore = cuckoo::ab_old::CuckooCore<cuckoo::ab_old::PackedTable<4, 12>>;
-  using NewCore = cuckoo::internal::CuckooCore<cuckoo::internal::PackedTable<4, 12>>;
-
+template <typename OldCore, typename NewCore>
+void compare(const char* name, const cuckoo::Config& config, int rounds) {
   std::mt19937_64 rng(config.bucket_count);
   std::vector<uint64_t> keys(config.slot_count());
   for (auto& key : keys) key = rng();
 
-  std::printf("CF b=4 f=12, %llu buckets, single inserts until the first failure\n",
+  std::printf("%s, %llu buckets, single inserts until the first failure\n", name,
               static_cast<unsigned long long>(config.bucket_count));
   double old_seconds = 0, new_seconds = 0;
   double old_segments[kSegments] = {}, new_segments[kSegments] = {};
@@ -116,9 +107,27 @@ int main(int argc, char** argv) {
       new_segments[s] += new_fill.segment_seconds[s];
     }
   }
-  std::printf("placement: %s\n", same ? "identical (same keys stored, same table bytes)" : "DIFFERS between the cores");
-  std::printf("new/old construction rate, all rounds: %.2fx; by segment:", old_seconds / new_seconds);
+  std::printf("%s placement: %s\n", name, same ? "identical (same keys stored, same table bytes)" : "DIFFERS between the cores");
+  std::printf("%s new/old construction rate, all rounds: %.2fx; by segment:", name, old_seconds / new_seconds);
   for (size_t s = 0; s < kSegments; ++s) std::printf(" %.2fx", old_segments[s] / new_segments[s]);
-  std::printf("\n");
+  std::printf("\n\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const unsigned log2_buckets = argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : 25;
+  const int rounds = argc > 2 ? std::atoi(argv[2]) : 2;
+  cuckoo::Config config;
+  config.bucket_size = 4;
+  config.bucket_count = uint64_t{1} << log2_buckets;
+  config.seed = 42;
+  config.fingerprint_bits = 12;
+  compare<cuckoo::ab_old::CuckooCore<cuckoo::ab_old::PackedTable<4, 12>>,
+          cuckoo::internal::CuckooCore<cuckoo::internal::PackedTable<4, 12>>>("CF b=4 f=12", config, rounds);
+  config.semi_sort = true;
+  config.fingerprint_bits = 13;
+  compare<cuckoo::ab_old::CuckooCore<cuckoo::ab_old::SemiSortedTable<13>>,
+          cuckoo::internal::CuckooCore<cuckoo::internal::SemiSortedTable<13>>>("ss-CF b=4 f=13", config, rounds);
   return 0;
 }
