@@ -236,16 +236,14 @@ class SemiSortedTable {
     const uint8_t* base = buffer_.data();
     const uint64_t pos = bucket * bucket_bits();
     const unsigned lb = low_bits();
-    // A code that validate() would reject cannot be in a table we built or accepted; clamp anyway so a
-    // corrupted table can never index outside the decode table.
-    uint64_t code = read_bits(base, pos, kSemiSortCodeBits);
-    if (code >= kSemiSortCodes) code = 0;
-    const uint32_t nibbles = codec_->decode[code];
     if (bucket_bits() <= 57) {  // f <= 15: the whole bucket in one load
-      const uint64_t lows = read_bits(base, pos + kSemiSortCodeBits, 4 * lb);
+      const uint64_t raw = read_bits(base, pos, static_cast<unsigned>(bucket_bits()));
+      const uint32_t nibbles = decode_nibbles(raw & low_mask(kSemiSortCodeBits));
+      const uint64_t lows = raw >> kSemiSortCodeBits;
       for (unsigned s = 0; s < 4; ++s)
         e[s] = (((nibbles >> (4 * s)) & 0xF) << lb) | static_cast<uint32_t>((lows >> (s * lb)) & low_mask(lb));
     } else {
+      const uint32_t nibbles = decode_nibbles(read_bits(base, pos, kSemiSortCodeBits));
       for (unsigned s = 0; s < 4; ++s)
         e[s] = (((nibbles >> (4 * s)) & 0xF) << lb) |
                static_cast<uint32_t>(read_bits(base, pos + kSemiSortCodeBits + s * lb, lb));
@@ -259,8 +257,22 @@ class SemiSortedTable {
     for (unsigned s = 0; s < 4; ++s) nibbles |= (e[s] >> lb) << (4 * s);
     uint8_t* base = buffer_.data();
     const uint64_t pos = bucket * bucket_bits();
+    if (bucket_bits() <= 57) {
+      // f <= 15: assemble the bucket and write it in one read-modify-write. Five overlapping unaligned
+      // writes (code, then each low part) made each load wait on the store before it.
+      uint64_t word = codec_->encode[nibbles];
+      for (unsigned s = 0; s < 4; ++s) word |= uint64_t{e[s] & low_mask(lb)} << (kSemiSortCodeBits + s * lb);
+      write_bits(base, pos, static_cast<unsigned>(bucket_bits()), word);
+      return;
+    }
     write_bits(base, pos, kSemiSortCodeBits, codec_->encode[nibbles]);
     for (unsigned s = 0; s < 4; ++s) write_bits(base, pos + kSemiSortCodeBits + s * lb, lb, e[s] & low_mask(lb));
+  }
+
+  // A code that validate() would reject cannot be in a table we built or accepted; clamp anyway so a
+  // corrupted table can never index outside the decode table.
+  uint32_t decode_nibbles(uint64_t code) const {
+    return codec_->decode[code < kSemiSortCodes ? code : 0];
   }
 
   static void sort4(uint32_t e[4]) {
