@@ -99,6 +99,8 @@ test('options of the wrong type, unknown or missing are a TypeError', async () =
     [{}, /options\.capacity is required/],
     [{ capacity: '1000' }, /options\.capacity must be an integer \(number or bigint\) \(got string\)/],
     [{ capacity: 100, fpr: '0.1' }, /options\.fpr must be a number/],
+    [{ capacity: 100, bucketSize: '4' }, /options\.bucketSize must be 2, 4 or 8 \(got string\)/],
+    [{ capacity: 100, bucketSize: 4n }, /options\.bucketSize must be 2, 4 or 8 \(got bigint\)/],
     [{ capacity: 100, semiSort: 1 }, /options\.semiSort must be a boolean/],
     [{ capacity: 100, fingerprintbits: 8 }, /unknown option 'fingerprintbits'/],
   ];

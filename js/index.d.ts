@@ -40,16 +40,18 @@ export type Key = string | number | bigint | ArrayBufferView | ArrayBuffer | Sha
 /**
  * Options for {@link CuckooFilter.create} and `new CuckooFilter()`. Give `capacity` (or `bucketCount`);
  * everything else has a default. Validated in JS before anything reaches the core: a value of the wrong
- * type, an unknown option or a missing capacity is a `TypeError`; a value out of range is a `RangeError`
+ * type (e.g. `bucketSize: '4'`), an unknown option or a missing capacity is a `TypeError`; a value out of range is a `RangeError`
  * whose message names the option (e.g. "cuckoo-wasm: options.bucketSize must be 2, 4 or 8 (got 3)").
  * Limits only the sizing can tell (a capacity needing more than 2^32 buckets, a table too large for the
  * 4 GiB of WebAssembly memory) are a `RangeError` with the core's message (e.g. "cuckoo: capacity ...").
  */
 export interface CuckooFilterOptions {
   /** Number of distinct keys the filter must accept: an integer >= 1 (number up to 2^53-1, or bigint).
-   * The table gets `ceil(capacity / (bucketSize * targetLoad))` buckets (rounded up to even). */
+   * The table gets m = `ceil(capacity / (bucketSize * targetLoad))` buckets plus `ceil(2 * sqrt(m))` of
+   * slack (so that small filters always take their capacity), rounded up to even. */
   capacity?: number | bigint;
-  /** Target false-positive rate in (0, 1); picks the smallest fingerprint with 2b/(2^f-1) <= fpr.
+  /** Target false-positive rate in (0, 1); picks the smallest fingerprint with 2b/(2^f-1) <= fpr, but
+   * never fewer than 8 / 6 / 5 bits for bucketSize 2 / 4 / 8 (shorter ones make large tables jam early).
    * Set either `fpr` or `fingerprintBits`, not both. With neither, fpr = 0.01. */
   fpr?: number;
   /** Fingerprint length in bits, 4..32 (with `semiSort`, each entry stores one bit less). */
@@ -64,7 +66,9 @@ export interface CuckooFilterOptions {
   /** Semi-sorted buckets (paper section 5.2): one bit less per entry. Requires `bucketSize` 4. */
   semiSort?: boolean;
   /** Fraction of slots expected to be used at `capacity` keys, in (0, 1]; default 0.82 / 0.94 / 0.97 for
-   * bucketSize 2 / 4 / 8. Lower values buy faster inserts near capacity with more memory. */
+   * bucketSize 2 / 4 / 8 with fingerprints of 8 bits or more, lower for shorter ones (e.g. 0.90 for
+   * bucketSize 4 with 6 or 7 bits, 0.60 with 4). Lower values buy faster inserts near capacity with more
+   * memory. */
   targetLoad?: number;
   /** Advanced: the exact number of buckets, 1..2^32 (rounded up to even). Overrides `capacity` sizing. */
   bucketCount?: number | bigint;
@@ -164,7 +168,7 @@ export declare class CuckooFilter {
   /**
    * Adds keys in order, in batches (one WebAssembly call per chunk of up to 16384 keys, with prefetching).
    * Every key is checked first: an invalid key throws before anything is added.
-   * @param keys an array or any iterable of keys.
+   * @param keys an array or any iterable of keys (not a string: that is a TypeError, not its characters).
    * @returns how many keys were added. Stops at the first key that does not fit: when the result `n` is
    *   less than the number of keys, `keys[0..n)` were added, `keys[n]` did not fit (the filter is full,
    *   `isFull` is true) and the rest were not tried. Nothing already stored is lost.
@@ -175,7 +179,7 @@ export declare class CuckooFilter {
 
   /**
    * Looks up keys in batches (as {@link CuckooFilter.addAll}).
-   * @param keys an array or any iterable of keys.
+   * @param keys an array or any iterable of keys (not a string).
    * @returns one byte per key, in order: 1 if the key may be in the set, else 0.
    * @throws {TypeError} / {RangeError} for an invalid key (no partial result).
    */
@@ -207,7 +211,7 @@ export declare class CuckooFilter {
    * The slot count: `bucketCount * bucketSize`, the most fingerprints the table can hold. This is not the
    * `capacity` option you asked for: it is at least that (sizing divides by `targetLoad`), and it is what
    * a deserialized filter can report, since the format stores the table shape, not the request. Expect
-   * inserts to start failing somewhat below it (about 95% full for bucketSize 4).
+   * inserts to start failing somewhat below it (about 97% full for bucketSize 4 with 8+ bit fingerprints).
    */
   readonly capacity: number;
 

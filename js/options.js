@@ -76,6 +76,7 @@ export function toCoreOptions(options) {
     hugePages: false,
   };
   if (o.bucketSize !== undefined) {
+    if (typeof o.bucketSize !== 'number') throw wrongType('bucketSize', '2, 4 or 8', o.bucketSize);
     if (o.bucketSize !== 2 && o.bucketSize !== 4 && o.bucketSize !== 8) throw fail('bucketSize', '2, 4 or 8', o.bucketSize);
     core.bucketSize = o.bucketSize;
   }

@@ -5,7 +5,10 @@
 // false-positive rate, and deletion.
 //
 //   #include <cuckoo/cuckoo.h>
-//   cuckoo::CuckooFilter filter(cuckoo::Options{.capacity = 1'000'000, .fpr = 0.001});
+//   cuckoo::Options options;
+//   options.capacity = 1'000'000;
+//   options.fpr = 0.001;
+//   cuckoo::CuckooFilter filter(options);
 //   filter.insert("alice");            // true: stored
 //   filter.contains("alice");          // true, always
 //   filter.contains("bob");            // false, except with probability <= fpr
