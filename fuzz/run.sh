@@ -5,7 +5,8 @@
 #
 # Build dir: $CUCKOO_FUZZ_BUILD_DIR or build-fuzz/. The corpus in <build>/corpus persists between runs;
 # it is seeded from testdata/golden/*.bin, each as-is (mode byte 0) and with the harness's repairs
-# (mode byte 3: item count and checksum fixed), see fuzz/deserialize_fuzzer.cpp.
+# (mode byte 3: item count and checksum fixed), see fuzz/deserialize_fuzzer.cpp, and from
+# fuzz/regressions/*.bin (inputs that once found a bug, mode byte included).
 set -euo pipefail
 
 seconds="${1:-60}"
@@ -23,6 +24,8 @@ for file in "$root"/testdata/golden/*.bin; do
   { printf '\000'; cat "$file"; } >"$seeds/$name-raw"
   { printf '\003'; cat "$file"; } >"$seeds/$name-repaired"
 done
+# Inputs that once crashed the harness (mode byte included), run first on every fuzz run.
+cp "$root"/fuzz/regressions/*.bin "$seeds/"
 
 # One process (the machine is shared); -timeout catches inputs that hang (max_kicks can be 2^20).
 "$build/fuzz/deserialize_fuzzer" \

@@ -99,15 +99,17 @@ class SemiSortedTable {
   // Entries in stored (sorted) order; swap(bucket, s, fp) replaces entry s of this order.
   void get_all(uint64_t bucket, uint32_t out[4]) const { decode(bucket, out); }
 
-  // Entries are stored sorted and empty ones are 0, so a bucket with room has it in entry 0. (A table from
-  // outside whose low parts are out of order only loses the use of a slot: nothing is lost.)
   bool insert_empty(uint64_t bucket, uint32_t fp) {
     uint32_t e[4];
     decode(bucket, e);
-    if (e[0] != 0) return false;
-    e[0] = fp;
-    encode(bucket, e);
-    return true;
+    for (unsigned s = 0; s < 4; ++s) {
+      if (e[s] == 0) {
+        e[s] = fp;
+        encode(bucket, e);
+        return true;
+      }
+    }
+    return false;
   }
 
   bool remove(uint64_t bucket, uint32_t fp) {
