@@ -11,8 +11,6 @@
 // both stop at the same key and their table bytes hash alike; the program says so, or says they differ.
 //
 // Usage (through run.sh --insert): insert_ab [log2_buckets = 25] [rounds = 2]
-#include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -26,16 +24,13 @@
 #include "hash.h"
 #include "packed_table.h"
 #include "semi_sorted_table.h"
+#include "timer.h"
 
 namespace {
 
 // Load marks at which the fill's clock is read; the last segment runs to the first failure.
 constexpr double kMarks[] = {0.5, 0.8, 0.9, 0.95};
 constexpr size_t kSegments = sizeof kMarks / sizeof kMarks[0] + 1;
-
-double seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 struct Fill {
   size_t stored = 0;                 // keys inserted before the first failure
@@ -57,9 +52,9 @@ Fill fill_to_failure(const cuckoo::Config& config, const std::vector<uint64_t>& 
   size_t i = 0;
   for (size_t segment = 0; segment < kSegments; ++segment) {
     const size_t end = segment + 1 < kSegments ? static_cast<size_t>(kMarks[segment] * config.slot_count()) : keys.size();
-    const double start = seconds();
+    const bench::Timer timer;
     while (i < end && filter->insert_u64_key(keys[i])) ++i;
-    fill.segment_seconds[segment] = seconds() - start;
+    fill.segment_seconds[segment] = timer.seconds();
     if (i < end) break;  // the first failure
   }
   fill.stored = i;

@@ -13,7 +13,6 @@
 // best of 3 passes each. Prints M lookups/s per round and the ratio of the round sums, new / old.
 //
 // Usage (through run.sh): lookup_ab [log2_buckets = 25] [full]
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -29,22 +28,19 @@
 #include "filter_core.h"
 #include "packed_table.h"
 #include "semi_sorted_table.h"
+#include "timer.h"
 
 namespace {
 
 bool g_fill_to_failure = false;
 
-double seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
 template <typename Run>
 double best_rate(size_t n, Run run) {
   double best = 0;
   for (int pass = 0; pass < 3; ++pass) {
-    const double start = seconds();
+    const bench::Timer timer;
     run();
-    const double rate = n / (seconds() - start) / 1e6;
+    const double rate = bench::mops(n, timer.seconds());
     if (rate > best) best = rate;
   }
   return best;

@@ -207,7 +207,6 @@ class CuckooCore final : public FilterCore {
     return hit;
   }
 
-
   bool victim_matches(const Probe& p) const {
     return victim_.used & (victim_.fingerprint == p.fp) & ((victim_.index == p.i1) | (victim_.index == p.i2));
   }

@@ -183,6 +183,8 @@ class SemiSortedTable {
 
   // f <= 15: a bucket fits one load, and lookups use the SWAR probe (for fixed widths, known at compile time).
   bool probes_with_swar() const { return kFixedBits ? kFixedBits <= 15 : spread_ != nullptr; }
+  // f <= 15: the whole bucket (4f - 4 <= 56 bits) is one read_bits/write_bits.
+  bool one_word_bucket() const { return bucket_bits() <= 57; }
   SemiSortProbeLayout layout() const { return kFixedBits ? semi_sort_probe_layout(kFixedBits) : layout_; }
   uint64_t top_bits() const { return lo_fields_ << (layout().width - 1); }
 
@@ -236,7 +238,7 @@ class SemiSortedTable {
     const uint8_t* base = buffer_.data();
     const uint64_t pos = bucket * bucket_bits();
     const unsigned lb = low_bits();
-    if (bucket_bits() <= 57) {  // f <= 15: the whole bucket in one load
+    if (one_word_bucket()) {
       const uint64_t raw = read_bits(base, pos, static_cast<unsigned>(bucket_bits()));
       const uint32_t nibbles = decode_nibbles(raw & low_mask(kSemiSortCodeBits));
       const uint64_t lows = raw >> kSemiSortCodeBits;
@@ -257,8 +259,8 @@ class SemiSortedTable {
     for (unsigned s = 0; s < 4; ++s) nibbles |= (e[s] >> lb) << (4 * s);
     uint8_t* base = buffer_.data();
     const uint64_t pos = bucket * bucket_bits();
-    if (bucket_bits() <= 57) {
-      // f <= 15: assemble the bucket and write it in one read-modify-write. Five overlapping unaligned
+    if (one_word_bucket()) {
+      // Assemble the bucket and write it in one read-modify-write. Five overlapping unaligned
       // writes (code, then each low part) made each load wait on the store before it.
       uint64_t word = codec_->encode[nibbles];
       for (unsigned s = 0; s < 4; ++s) word |= uint64_t{e[s] & low_mask(lb)} << (kSemiSortCodeBits + s * lb);
