@@ -166,6 +166,21 @@ TEST(HashSpec, KeysAreHashedAsSpecified) {
   }
 }
 
+// The lookup path's hash of a uint64_t key folds the seed in once per filter; it must stay XXH3 bit for
+// bit, for every seed (including the edge seeds whose halves are 0 or all ones).
+TEST(HashSpec, SeededU64HashIsXxh3WithSeed) {
+  std::mt19937_64 rng(12);
+  const uint64_t edge_seeds[] = {0, 1, ~uint64_t{0}, 0xFFFFFFFFu, ~uint64_t{0} << 32, 0x8000000000000000ull};
+  for (int s = 0; s < 200; ++s) {
+    const uint64_t seed = s < 6 ? edge_seeds[s] : rng();
+    const cuckoo::internal::SeededU64Hash seeded(seed);
+    for (int k = 0; k < 5000; ++k) {
+      const uint64_t key = k < 3 ? (k == 0 ? 0 : k == 1 ? ~uint64_t{0} : seed) : rng();
+      ASSERT_EQ(seeded(key), hash_u64(key, seed)) << "key " << key << " seed " << seed;
+    }
+  }
+}
+
 // ----- Frozen vectors -----
 
 struct Vector {

@@ -44,6 +44,7 @@ class FilterCore {
   explicit FilterCore(const Config& config)
       : config_(config),
         hasher_(config.bucket_count, config.fingerprint_bits),
+        hash_u64_(config.seed),
         rng_state_(initial_rng_state(config.seed)) {}
   virtual ~FilterCore() = default;
   virtual std::unique_ptr<FilterCore> clone() const = 0;
@@ -93,6 +94,7 @@ class FilterCore {
 
   Config config_;
   BucketHasher hasher_;
+  SeededU64Hash hash_u64_;  // hash_u64(key, config_.seed), with the seed folded in once
   uint64_t size_ = 0;
   Victim victim_;
   uint64_t rng_state_;
@@ -114,13 +116,13 @@ class CuckooCore final : public FilterCore {
 
   std::unique_ptr<FilterCore> clone() const override { return std::make_unique<CuckooCore>(*this); }
 
-  CUCKOO_FLATTEN bool insert_u64_key(uint64_t key) override { return insert_hash(hash_u64(key, config_.seed)); }
+  CUCKOO_FLATTEN bool insert_u64_key(uint64_t key) override { return insert_hash(hash_u64_(key)); }
   CUCKOO_FLATTEN bool insert_bytes_key(const void* data, size_t size) override {
     return insert_hash(hash_bytes(data, size, config_.seed));
   }
 
   CUCKOO_FLATTEN bool contains_u64_key(uint64_t key) const override {
-    return contains_hash(hash_u64(key, config_.seed));
+    return contains_hash(hash_u64_(key));
   }
   CUCKOO_FLATTEN bool contains_bytes_key(const void* data, size_t size) const override {
     return contains_hash(hash_bytes(data, size, config_.seed));
@@ -147,13 +149,13 @@ class CuckooCore final : public FilterCore {
   }
 
   size_t insert_many(const uint64_t* keys, size_t n) override {
-    return insert_keys(n, [&](size_t i) { return hash_u64(keys[i], config_.seed); });
+    return insert_keys(n, [&](size_t i) { return hash_u64_(keys[i]); });
   }
   size_t insert_many(const std::string_view* keys, size_t n) override {
     return insert_keys(n, [&](size_t i) { return hash_bytes(keys[i].data(), keys[i].size(), config_.seed); });
   }
   void contains_many(const uint64_t* keys, size_t n, uint8_t* out) const override {
-    contains_keys(n, out, [&](size_t i) { return hash_u64(keys[i], config_.seed); });
+    contains_keys(n, out, [&](size_t i) { return hash_u64_(keys[i]); });
   }
   void contains_many(const std::string_view* keys, size_t n, uint8_t* out) const override {
     contains_keys(n, out, [&](size_t i) { return hash_bytes(keys[i].data(), keys[i].size(), config_.seed); });
