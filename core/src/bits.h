@@ -13,6 +13,14 @@
 #error "cuckoo assumes a little-endian host (x86-64, AArch64, WebAssembly)"
 #endif
 
+// SSE2 is part of x86-64, so using it needs no run-time dispatch.
+#if defined(__SSE2__) && !defined(__wasm__)
+#include <emmintrin.h>
+#define CUCKOO_HAVE_SSE2 1
+#else
+#define CUCKOO_HAVE_SSE2 0
+#endif
+
 namespace cuckoo::internal {
 
 inline constexpr size_t kTablePadding = 8;
