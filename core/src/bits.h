@@ -58,6 +58,12 @@ inline uint64_t load_u64(const uint8_t* p) {
   return v;
 }
 
+inline uint16_t load_u16(const uint8_t* p) {
+  uint16_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
 inline void store_u64(uint8_t* p, uint64_t v) { std::memcpy(p, &v, sizeof v); }
 
 constexpr uint64_t low_mask(unsigned width) { return width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1; }

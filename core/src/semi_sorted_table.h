@@ -88,6 +88,30 @@ class SemiSortedTable {
   // Nonzero iff bucket a or bucket b holds fp (the lookup's probe; same contract as PackedTable's): both
   // buckets are tested before the one mask with the top bits.
   uint64_t match_either(uint64_t a, uint64_t b, uint32_t fp) const {
+#if CUCKOO_HAVE_SSE2
+    if constexpr (kWholeByteBuckets && semi_sort_probe_layout(kFixedBits).lows_in_place) {
+      // mismatch_fields() of both buckets in the two lanes of an SSE2 register, as PackedTable does it:
+      // only the codes, which index the spread table, pass through general registers.
+      const Query q = query(fp);
+      const __m128i words =
+          _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(bucket_address(a))),
+                             _mm_loadl_epi64(reinterpret_cast<const __m128i*>(bucket_address(b))));
+      const __m128i nibbles = _mm_unpacklo_epi64(
+          _mm_loadl_epi64(reinterpret_cast<const __m128i*>(spread_ + (load_u16(bucket_address(a)) & 0xFFF))),
+          _mm_loadl_epi64(reinterpret_cast<const __m128i*>(spread_ + (load_u16(bucket_address(b)) & 0xFFF))));
+      // The low parts start after the 12-bit code; bits above the bucket come from the next one, and
+      // only move up under the subtraction, out of the fields that top_bits() keeps.
+      const __m128i lows = _mm_srli_epi64(words, kSemiSortCodeBits);
+      const __m128i mismatch =
+          _mm_or_si128(_mm_xor_si128(lows, _mm_set1_epi64x(static_cast<long long>(q.lows))),
+                       _mm_xor_si128(nibbles, _mm_set1_epi64x(static_cast<long long>(q.nibbles))));
+      const __m128i lo = _mm_set1_epi64x(static_cast<long long>(lo_fields_));
+      __m128i marks = _mm_and_si128(_mm_andnot_si128(mismatch, _mm_sub_epi64(mismatch, lo)),
+                                    _mm_set1_epi64x(static_cast<long long>(top_bits())));
+      marks = _mm_or_si128(marks, _mm_unpackhi_epi64(marks, marks));
+      return static_cast<uint64_t>(_mm_cvtsi128_si64(marks));
+    }
+#endif
     if (!probes_with_swar()) return match(a, fp) | match(b, fp);
     const Query q = query(fp);
     return (zero_field_marks(mismatch_fields(a, q), lo_fields_) | zero_field_marks(mismatch_fields(b, q), lo_fields_)) &
@@ -181,6 +205,10 @@ class SemiSortedTable {
  private:
   unsigned low_bits() const { return bits() - 4; }
 
+  // Fixed widths whose buckets are whole bytes and fit one load (f = 9, 13) address buckets by bytes.
+  static constexpr bool kWholeByteBuckets = kFixedBits != 0 && kFixedBits <= 15 && (4 * kFixedBits - 4) % 8 == 0;
+  const uint8_t* bucket_address(uint64_t bucket) const { return buffer_.data() + bucket * ((4 * kFixedBits - 4) / 8); }
+
   // f <= 15: a bucket fits one load, and lookups use the SWAR probe (for fixed widths, known at compile time).
   bool probes_with_swar() const { return kFixedBits ? kFixedBits <= 15 : spread_ != nullptr; }
   // f <= 15: the whole bucket (4f - 4 <= 56 bits) is one read_bits/write_bits.
@@ -202,8 +230,8 @@ class SemiSortedTable {
   uint64_t mismatch_fields(uint64_t bucket, const Query& q) const {
     const unsigned f = bits();
     uint64_t raw;
-    if constexpr (kFixedBits != 0 && (4 * kFixedBits - 4) % 8 == 0) {  // whole-byte buckets (f = 9, 13)
-      raw = load_u64(buffer_.data() + bucket * ((4 * kFixedBits - 4) / 8)) & low_mask(4 * f - 4);
+    if constexpr (kWholeByteBuckets) {
+      raw = load_u64(bucket_address(bucket)) & low_mask(4 * f - 4);
     } else {
       raw = read_bits(buffer_.data(), bucket * bucket_bits(), 4 * f - 4);
     }
