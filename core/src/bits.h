@@ -87,6 +87,22 @@ inline void write_bits(uint8_t* base, uint64_t pos, unsigned width, uint64_t val
 // bits (lo << (width - 1)), which also drops whatever the word holds above its fields.
 inline uint64_t zero_field_marks(uint64_t x, uint64_t lo) { return (x - lo) & ~x; }
 
+#if CUCKOO_HAVE_SSE2
+// zero_field_marks on both 64-bit lanes of x, masked with hi and OR-ed into one word: nonzero iff some
+// field of either lane is zero. The bucket probes use it to test a key's two buckets at once.
+inline uint64_t any_zero_field_2x64(__m128i x, uint64_t lo, uint64_t hi) {
+  const __m128i marks = _mm_and_si128(_mm_andnot_si128(x, _mm_sub_epi64(x, _mm_set1_epi64x(static_cast<long long>(lo)))),
+                                      _mm_set1_epi64x(static_cast<long long>(hi)));
+  return static_cast<uint64_t>(_mm_cvtsi128_si64(_mm_or_si128(marks, _mm_unpackhi_epi64(marks, marks))));
+}
+
+// Two 64-bit loads from unrelated addresses, as the lanes of one register.
+inline __m128i load_2x64(const uint8_t* a, const uint8_t* b) {
+  return _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(a)),
+                            _mm_loadl_epi64(reinterpret_cast<const __m128i*>(b)));
+}
+#endif
+
 inline unsigned count_trailing_zeros(uint64_t x) { return static_cast<unsigned>(__builtin_ctzll(x)); }
 
 inline void prefetch(const void* p) { __builtin_prefetch(p, 0, 3); }

@@ -93,23 +93,16 @@ class SemiSortedTable {
       // mismatch_fields() of both buckets in the two lanes of an SSE2 register, as PackedTable does it:
       // only the codes, which index the spread table, pass through general registers.
       const Query q = query(fp);
-      const __m128i words =
-          _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(bucket_address(a))),
-                             _mm_loadl_epi64(reinterpret_cast<const __m128i*>(bucket_address(b))));
-      const __m128i nibbles = _mm_unpacklo_epi64(
-          _mm_loadl_epi64(reinterpret_cast<const __m128i*>(spread_ + (load_u16(bucket_address(a)) & 0xFFF))),
-          _mm_loadl_epi64(reinterpret_cast<const __m128i*>(spread_ + (load_u16(bucket_address(b)) & 0xFFF))));
+      const __m128i words = load_2x64(bucket_address(a), bucket_address(b));
+      const __m128i nibbles = load_2x64(reinterpret_cast<const uint8_t*>(spread_ + (load_u16(bucket_address(a)) & 0xFFF)),
+                                        reinterpret_cast<const uint8_t*>(spread_ + (load_u16(bucket_address(b)) & 0xFFF)));
       // The low parts start after the 12-bit code; bits above the bucket come from the next one, and
       // only move up under the subtraction, out of the fields that top_bits() keeps.
       const __m128i lows = _mm_srli_epi64(words, kSemiSortCodeBits);
       const __m128i mismatch =
           _mm_or_si128(_mm_xor_si128(lows, _mm_set1_epi64x(static_cast<long long>(q.lows))),
                        _mm_xor_si128(nibbles, _mm_set1_epi64x(static_cast<long long>(q.nibbles))));
-      const __m128i lo = _mm_set1_epi64x(static_cast<long long>(lo_fields_));
-      __m128i marks = _mm_and_si128(_mm_andnot_si128(mismatch, _mm_sub_epi64(mismatch, lo)),
-                                    _mm_set1_epi64x(static_cast<long long>(top_bits())));
-      marks = _mm_or_si128(marks, _mm_unpackhi_epi64(marks, marks));
-      return static_cast<uint64_t>(_mm_cvtsi128_si64(marks));
+      return any_zero_field_2x64(mismatch, lo_fields_, top_bits());
     }
 #endif
     if (!probes_with_swar()) return match(a, fp) | match(b, fp);
