@@ -22,8 +22,10 @@ const disposeSymbol = typeof Symbol.dispose === 'symbol' ? Symbol.dispose : Symb
 
 const kAdopt = Symbol('adopt'); // lets the class wrap a handle from deserialize without options
 
-function disposedError(method) {
-  return new Error(`cuckoo-wasm: CuckooFilter.${method}() called after dispose(): the filter was disposed`);
+// member: 'add()' for a method, 'size' for a property.
+function disposedError(member) {
+  const use = member.endsWith('()') ? 'called' : 'read';
+  return new Error(`cuckoo-wasm: CuckooFilter.${member} ${use} after dispose(): the filter was disposed`);
 }
 
 function toBytes(bytes) {
@@ -95,56 +97,56 @@ export class CuckooFilter {
     return new CuckooFilter(kAdopt, handle);
   }
 
-  // The live address, or throws if disposed.
-  #live(method) {
+  // The live address, or throws if disposed (member: 'add()' for a method, 'size' for a property).
+  #live(member) {
     const ptr = this.#ptr;
-    if (ptr === 0) throw disposedError(method);
+    if (ptr === 0) throw disposedError(member);
     return ptr;
   }
 
   add(key) {
-    const f = this.#live('add');
+    const f = this.#live('add()');
     const n = stageKey(key);
     return (n < 0 ? callRaw(kInsertU64, f, staged.lo, staged.hi) : callRaw(kInsertBytes, f, rt.scratchArg, n)) !== 0;
   }
 
   has(key) {
-    const f = this.#live('has');
+    const f = this.#live('has()');
     const n = stageKey(key);
     return (n < 0 ? callRaw(kContainsU64, f, staged.lo, staged.hi) : callRaw(kContainsBytes, f, rt.scratchArg, n)) !== 0;
   }
 
   delete(key) {
-    const f = this.#live('delete');
+    const f = this.#live('delete()');
     const n = stageKey(key);
     return (n < 0 ? callRaw(kEraseU64, f, staged.lo, staged.hi) : callRaw(kEraseBytes, f, rt.scratchArg, n)) !== 0;
   }
 
   count(key) {
-    const f = this.#live('count');
+    const f = this.#live('count()');
     const n = stageKey(key);
     return (n < 0 ? callRaw(kCountU64, f, staged.lo, staged.hi) : callRaw(kCountBytes, f, rt.scratchArg, n)) >>> 0;
   }
 
   addAll(keys) {
-    const f = this.#live('addAll');
+    const f = this.#live('addAll()');
     const list = toArray(keys, 'addAll');
     for (let i = 0; i < list.length; i++) checkKey(list[i]);
     return insertAll(f, list);
   }
 
   hasMany(keys) {
-    const f = this.#live('hasMany');
+    const f = this.#live('hasMany()');
     return containsAll(f, toArray(keys, 'hasMany'));
   }
 
   clear() {
-    this.#live('clear');
+    this.#live('clear()');
     this.#handle._clear();
   }
 
   serialize() {
-    this.#live('serialize');
+    this.#live('serialize()');
     const handle = this.#handle;
     const n = handle._serializedSize();
     const ptr = malloc(n);

@@ -108,6 +108,8 @@ TEST(OptionsErrors, Fpr) {
   Options o = with_capacity();
   o.fpr = 1e-10;
   expect_rejected(o, "fpr");
+  // The message shows the value as given, not std::to_string's fixed "0.000000".
+  EXPECT_NE(resolve_error(o).find("fpr 1e-10 "), std::string::npos) << resolve_error(o);
   // fpr = 0 means "unset": the default 0.01 applies.
   EXPECT_EQ(cuckoo::resolve(with_capacity()).fingerprint_bits, cuckoo::fingerprint_bits_for(cuckoo::kDefaultFpr, 4));
   EXPECT_THROW(cuckoo::fingerprint_bits_for(0.0, 4), std::invalid_argument);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 
@@ -15,6 +16,13 @@ namespace cuckoo {
 namespace {
 constexpr unsigned kMaxMaxKicks = 1u << 20;  // beyond this a full filter's insert would take seconds
 [[noreturn]] void fail(const std::string& message) { throw std::invalid_argument("cuckoo: " + message); }
+
+// A double as a user would write it: std::to_string prints fixed 6 decimals, so fpr 1e-12 read "0.000000".
+std::string show(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", value);
+  return text;
+}
 }  // namespace
 
 bool is_valid_config(const Config& c, std::string* why) {
@@ -65,11 +73,11 @@ unsigned min_fingerprint_bits_for_load(unsigned bucket_size) {
 }
 
 unsigned fingerprint_bits_for(double fpr, unsigned bucket_size) {
-  if (!(fpr > 0.0 && fpr < 1.0)) fail("fpr must be in (0, 1) (got " + std::to_string(fpr) + ")");
+  if (!(fpr > 0.0 && fpr < 1.0)) fail("fpr must be in (0, 1) (got " + show(fpr) + ")");
   for (unsigned f = kMinFingerprintBits; f <= kMaxFingerprintBits; ++f) {
     if (2.0 * bucket_size / (std::ldexp(1.0, static_cast<int>(f)) - 1.0) <= fpr) return f;
   }
-  fail("fpr " + std::to_string(fpr) + " needs more than 32 fingerprint bits");
+  fail("fpr " + show(fpr) + " needs more than 32 fingerprint bits");
 }
 
 Config resolve(const Options& o) {
@@ -99,7 +107,7 @@ Config resolve(const Options& o) {
     if (o.capacity == 0) fail("capacity must be at least 1");
     const double load =
         o.target_load == 0.0 ? default_target_load(o.bucket_size, c.fingerprint_bits) : o.target_load;
-    if (!(load > 0.0 && load <= 1.0)) fail("target_load must be in (0, 1] (got " + std::to_string(load) + ")");
+    if (!(load > 0.0 && load <= 1.0)) fail("target_load must be in (0, 1] (got " + show(load) + ")");
     double buckets = std::ceil(static_cast<double>(o.capacity) / (o.bucket_size * load));
     // The load a table fills to before the first failure varies more the smaller the table (its spread
     // shrinks like 1/sqrt(buckets)), so add 2 sqrt(buckets) of slack: tiny filters always take their
