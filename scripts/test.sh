@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds everything and runs every test: native (Release, then ASan+UBSan), the deserializer fuzzer for a
-# bounded time, then the WASM package's JS tests (Node, packed tarball, headless Chromium).
+# Builds everything and runs every test: native (Release, then ASan+UBSan, then the concurrency tests under
+# TSan), the deserializer fuzzer for a bounded time, then the WASM package's JS tests (Node, packed
+# tarball, headless Chromium).
 # Installs what is missing first. Usage: scripts/test.sh   (CUCKOO_FUZZ_SECONDS=60 by default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +20,13 @@ step "native tests under AddressSanitizer + UndefinedBehaviorSanitizer"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUCKOO_SANITIZE=ON -DCUCKOO_BUILD_TESTS=ON -DCUCKOO_BUILD_BENCH=OFF >/dev/null
 cmake --build build-asan -j"$jobs"
 ctest --test-dir build-asan --output-on-failure --no-tests=error -j"$jobs"
+
+step "concurrency tests under ThreadSanitizer"
+# Only the tests that share a filter between threads (native-tests/concurrency_test.cpp): filter.h promises
+# that const calls may run concurrently. TSan exits non-zero on any data race report.
+cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUCKOO_TSAN=ON -DCUCKOO_BUILD_TESTS=ON -DCUCKOO_BUILD_BENCH=OFF >/dev/null
+cmake --build build-tsan -j"$jobs" --target cuckoo_tests
+TSAN_OPTIONS=halt_on_error=1 build-tsan/native-tests/cuckoo_tests --gtest_filter='Concurrent*:*/ConcurrentReads.*'
 
 if [ -x fuzz/run.sh ]; then
   step "fuzzing the deserializer for ${CUCKOO_FUZZ_SECONDS:-60} s"
