@@ -44,13 +44,7 @@ class ConcurrentReads : public ::testing::TestWithParam<Shape> {};
 
 TEST_P(ConcurrentReads, EveryConstCallAgreesWithOneThread) {
   const Shape s = GetParam();
-  cuckoo::Config c;
-  c.bucket_size = s.b;
-  c.fingerprint_bits = s.f;
-  c.semi_sort = s.semi_sort;
-  c.bucket_count = 1 << 12;
-  c.seed = 7;
-  CuckooFilter filter(c);
+  CuckooFilter filter(cuckoo_test::options_for(s, 1 << 12, /*seed=*/7));
   // Filled to its first failure, so the victim slot is in use and every lookup path (table and victim) runs.
   std::mt19937_64 rng(s.b * 100 + s.f);
   uint64_t inserted = 0;
@@ -117,12 +111,7 @@ TEST(ConcurrentConstruction, SemiSortedTablesBuiltOnFirstUse) {
   for (unsigned t = 0; t < kThreads; ++t) {
     threads.emplace_back([&failures] {
       for (unsigned f : {5u, 6u, 7u, 10u, 11u, 14u, 15u}) {
-        cuckoo::Config c;
-        c.bucket_size = 4;
-        c.fingerprint_bits = f;
-        c.semi_sort = true;
-        c.bucket_count = 256;
-        CuckooFilter filter(c);
+        CuckooFilter filter(cuckoo_test::options_for({4, f, true}, 256));
         for (uint64_t k = 0; k < 500; ++k) failures += !filter.insert(k);
         for (uint64_t k = 0; k < 500; ++k) failures += !filter.contains(k);
       }

@@ -28,19 +28,11 @@ using cuckoo_test::Shape;
 using cuckoo_test::all_shapes;
 using cuckoo_test::shape_name;
 using cuckoo_test::le_bytes;
+using cuckoo_test::options_for;
 
 using cuckoo::CuckooFilter;
 using cuckoo::Options;
 
-Options options_for(const Shape& s, uint64_t bucket_count = 1024, uint64_t seed = 0) {
-  Options o;
-  o.bucket_size = s.b;
-  o.fingerprint_bits = s.f;
-  o.semi_sort = s.semi_sort;
-  o.bucket_count = bucket_count;
-  o.seed = seed;
-  return o;
-}
 
 // Distinct pseudo-random keys (a bijection of 0..n-1, so never a repeat).
 std::vector<uint64_t> keys(size_t n, uint64_t salt) {

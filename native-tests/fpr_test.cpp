@@ -65,13 +65,7 @@ class FprTest : public ::testing::TestWithParam<Shape> {};
 
 TEST_P(FprTest, MeasuredRateWithinThePaperBound) {
   const Shape s = GetParam();
-  Options o;
-  o.bucket_size = s.b;
-  o.fingerprint_bits = s.f;
-  o.semi_sort = s.semi_sort;
-  o.bucket_count = 1 << 14;
-  o.seed = 3;
-  CuckooFilter filter(o);
+  CuckooFilter filter(cuckoo_test::options_for(s, 1 << 14, /*seed=*/3));
   uint64_t inserted = 0;
   while (filter.insert(key(0, inserted))) ++inserted;
 

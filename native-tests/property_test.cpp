@@ -83,12 +83,7 @@ class ModelRun {
 
  private:
   static Options make_options(const Shape& s, uint64_t bucket_count, uint64_t seed) {
-    Options o;
-    o.bucket_size = s.b;
-    o.fingerprint_bits = s.f;
-    o.semi_sort = s.semi_sort;
-    o.bucket_count = bucket_count;
-    o.seed = seed;
+    Options o = cuckoo_test::options_for(s, bucket_count, seed);
     // Small fingerprints in small buckets jam early (load_test.cpp); fewer kicks keep those runs quick.
     o.max_kicks = (s.b == 2 && s.f <= 5) ? 50 : 500;
     return o;

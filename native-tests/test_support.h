@@ -1,5 +1,5 @@
 // native-tests/test_support.h: what several test files share: the operation budget's scale, the
-// configurations every per-shape test runs over, and integer keys as bytes.
+// configurations every per-shape test runs over and the options that build one, and integer keys as bytes.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -9,6 +9,8 @@
 #include <ostream>
 #include <string>
 #include <vector>
+
+#include "cuckoo/options.h"
 
 namespace cuckoo_test {
 
@@ -48,6 +50,17 @@ inline std::vector<Shape> all_shapes() {
     for (unsigned f : {4u, 8u, 12u, 16u, 32u, 5u, 13u, 17u, 31u}) shapes.push_back({b, f, false});
   for (unsigned f : {4u, 5u, 8u, 9u, 12u, 13u, 16u, 17u, 31u, 32u}) shapes.push_back({4, f, true});
   return shapes;
+}
+
+// Options for a table of exactly this shape and bucket count (no sizing from capacity).
+inline cuckoo::Options options_for(const Shape& s, uint64_t bucket_count = 1024, uint64_t seed = 0) {
+  cuckoo::Options o;
+  o.bucket_size = s.b;
+  o.fingerprint_bits = s.f;
+  o.semi_sort = s.semi_sort;
+  o.bucket_count = bucket_count;
+  o.seed = seed;
+  return o;
 }
 
 inline std::string shape_name(const ::testing::TestParamInfo<Shape>& info) {

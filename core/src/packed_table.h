@@ -82,7 +82,7 @@ class PackedTable {
   // tested before the single mask with the top bits, a few instructions less than two match() calls.
   uint64_t match_either(uint64_t a, uint64_t b, uint32_t fp) const {
 #if CUCKOO_HAVE_SSE2
-    if constexpr (kOneLoad || (kFixedBits != 0 && fixed_group() == kBucketSize)) {
+    if constexpr (bucket_is_one_load()) {
       // The same test on both buckets at once, in the two 64-bit lanes of an SSE2 register. Fewer
       // instructions, and fewer of them in general-purpose registers: a lookup in a large table waits for
       // its two cache misses, and how many lookups the CPU keeps in flight meanwhile is bounded by the
@@ -97,7 +97,7 @@ class PackedTable {
       return any_zero_field_2x64(_mm_xor_si128(words, pattern), lo, full_masks().hi);
     }
 #endif
-    if constexpr (kOneLoad || (kFixedBits != 0 && fixed_group() == kBucketSize)) {
+    if constexpr (bucket_is_one_load()) {
       const uint64_t lo = opaque(full_masks().lo);
       const uint64_t pattern = uint64_t{fp} * lo;
       return (zero_field_marks(bucket_word(a) ^ pattern, lo) | zero_field_marks(bucket_word(b) ^ pattern, lo)) &
@@ -258,6 +258,9 @@ class PackedTable {
     const unsigned per_load = kFixedBits % 8 == 0 ? 64 / kFixedBits : 57 / kFixedBits;
     return per_load < kBucketSize ? per_load : kBucketSize;
   }
+
+  // Every bucket of this table is read with one 64-bit load (bucket_word), known at compile time.
+  static constexpr bool bucket_is_one_load() { return kOneLoad || (kFixedBits != 0 && fixed_group() == kBucketSize); }
 
   // Fixed widths get their constants as immediates instead of loads from the table object.
   // (Run-time widths, kFixedBits = 0, never read these; width 1 just keeps make() well defined.)
