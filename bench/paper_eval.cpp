@@ -41,6 +41,7 @@
 #include "keys.h"
 #include "load_sim.h"
 #include "machine_info.h"
+#include "memory_ceiling.h"
 #include "svg_plot.h"
 #include "timer.h"
 
@@ -324,6 +325,12 @@ struct BatchResult {
 template <bool kSemi>
 struct BatchFilter {
   CuckooAdapter<kSemi> filter;
+  BatchResult result;
+};
+
+// The machine's ceiling (memory_ceiling.h), timed like a filter.
+struct BareReadsProbe {
+  BareReads filter;
   BatchResult result;
 };
 
@@ -688,10 +695,12 @@ std::string render_issue2(const std::vector<FilterResult>& results, const std::v
   const BatchResult* cf_batch = nullptr;
   const BatchResult* ss_batch = nullptr;
   const BatchResult* cf_small_pages = nullptr;
+  const BatchResult* bare = nullptr;
   for (const auto& b : batch) {
     if (b.name == "CF" && b.huge_pages) cf_batch = &b;
     if (b.name == "CF" && !b.huge_pages) cf_small_pages = &b;
     if (b.name == "ss-CF") ss_batch = &b;
+    if (b.name == "bare reads") bare = &b;
   }
   std::ostringstream out;
   auto list = [](const std::vector<double>& values) {
@@ -729,6 +738,23 @@ std::string render_issue2(const std::vector<FilterResult>& results, const std::v
     for (size_t i = 0; i < cf_batch->batched.size(); ++i) bon += cf_batch->batched[i], boff += cf_small_pages->batched[i];
     out << ", batched: " << fmt("%.2fx", bon / boff) << "\n";
   }
+  if (bare && cf_batch && ss_batch) {
+    // Ratios per fraction, then their range: the interleaved passes saw the same machine load.
+    auto shares = [&](const std::vector<double>& ours, const std::vector<double>& ceiling) {
+      std::string s;
+      for (size_t i = 0; i < ours.size() && i < ceiling.size(); ++i)
+        s += fmt(" %6.2f", ceiling[i] > 0 ? ours[i] / ceiling[i] : 0);
+      return s;
+    };
+    out << "Memory ceiling (memory_ceiling.h): two random 8-byte reads per query, no hash, no compare, same table\n"
+        << "size and huge pages, interleaved with the lookups above on the same queries (M/s at 0/25/50/75/100%):\n"
+        << "  bare reads          single" << list(bare->single) << "   batched" << list(bare->batched) << "\n"
+        << "  ss-CF (THP on)      single" << list(ss_batch->single) << "   batched" << list(ss_batch->batched) << "\n"
+        << "  CF / bare reads     single" << shares(cf_batch->single, bare->single) << "   batched"
+        << shares(cf_batch->batched, bare->batched) << "\n"
+        << "  ss-CF / bare reads  single" << shares(ss_batch->single, bare->single) << "   batched"
+        << shares(ss_batch->batched, bare->batched) << "\n";
+  }
   return out.str();
 }
 
@@ -757,15 +783,13 @@ int run(int argc, char** argv) {
   {
     auto cf_huge = build_batch<false>(config, true);
     auto cf_small = build_batch<false>(config, false);
-    progress("[CF] lookups with huge pages on and off, interleaved\n");
-    measure_interleaved(config, cf_huge, cf_small);
-    batch.push_back(cf_huge.result);
-    batch.push_back(cf_small.result);
-  }
-  {
     auto ss = build_batch<true>(config, true);
-    measure_interleaved(config, ss);
-    batch.push_back(ss.result);
+    // items = max: the ceiling holds no keys, so it must not shrink the range positive queries draw from.
+    BareReadsProbe bare{BareReads(config.table_bytes, true),
+                        BatchResult{"bare reads", true, ~uint64_t{0}, 0, 0, {}, {}}};
+    progress("[CF, ss-CF, bare reads] lookups with huge pages on and off, interleaved\n");
+    measure_interleaved(config, cf_huge, cf_small, ss, bare);
+    for (const BatchResult* r : {&cf_huge.result, &cf_small.result, &ss.result, &bare.result}) batch.push_back(*r);
   }
 
   const std::string table3 = render_table3(results, config);
