@@ -157,10 +157,14 @@ class SemiSortedTable {
     return old;
   }
 
+  // Prefetches the cache lines a lookup's probe of the bucket loads: its first byte and the last byte of
+  // the last 64-bit word it reads, which can lie up to 7 bytes past the bucket (as in PackedTable).
+  // f <= 15 reads the bucket as one word; larger f reads the code, then each low part.
   void prefetch_bucket(uint64_t bucket) const {
     const uint64_t first_bit = bucket * bucket_bits();
+    const uint64_t last_load = one_word_bucket() ? 0 : kSemiSortCodeBits + 3 * uint64_t{low_bits()};
     prefetch(buffer_.data() + (first_bit >> 3));
-    prefetch(buffer_.data() + ((first_bit + bucket_bits() - 1) >> 3));
+    prefetch(buffer_.data() + ((first_bit + last_load) >> 3) + 7);
   }
 
   uint64_t count_entries() const {
