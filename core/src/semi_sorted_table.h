@@ -65,10 +65,7 @@ class SemiSortedTable {
         codec_(&SemiSortCodec::get()),
         spread_(bits_ <= 15 ? SemiSortCodec::spread_nibbles(bits_) : nullptr),
         layout_(semi_sort_probe_layout(bits_)),
-        // Bit 0 of each of the four probe fields; only used (and only meaningful) when f <= 15.
-        lo_fields_(bits_ <= 15 ? uint64_t{1} | uint64_t{1} << layout_.width | uint64_t{1} << (2 * layout_.width) |
-                                     uint64_t{1} << (3 * layout_.width)
-                               : 0) {}
+        lo_fields_(lo_fields_for(bits_)) {}
 
   SemiSortedTable(const SemiSortedTable& other) : SemiSortedTable(other.config_like()) {
     std::memcpy(buffer_.data(), other.buffer_.data(), table_bytes_);
@@ -78,7 +75,7 @@ class SemiSortedTable {
 
   uint64_t match(uint64_t bucket, uint32_t fp) const {
     if (probes_with_swar()) {
-      return zero_field_marks(mismatch_fields(bucket, query(fp)), lo_fields_) & top_bits();
+      return zero_field_marks(mismatch_fields(bucket, query(fp)), lo_fields()) & top_bits();
     }
     uint32_t e[4];
     decode(bucket, e);
@@ -102,12 +99,13 @@ class SemiSortedTable {
       const __m128i mismatch =
           _mm_or_si128(_mm_xor_si128(lows, _mm_set1_epi64x(static_cast<long long>(q.lows))),
                        _mm_xor_si128(nibbles, _mm_set1_epi64x(static_cast<long long>(q.nibbles))));
-      return any_zero_field_2x64(mismatch, lo_fields_, top_bits());
+      return any_zero_field_2x64(mismatch, lo_fields(), top_bits());
     }
 #endif
     if (!probes_with_swar()) return match(a, fp) | match(b, fp);
     const Query q = query(fp);
-    return (zero_field_marks(mismatch_fields(a, q), lo_fields_) | zero_field_marks(mismatch_fields(b, q), lo_fields_)) &
+    const uint64_t lo = lo_fields();
+    return (zero_field_marks(mismatch_fields(a, q), lo) | zero_field_marks(mismatch_fields(b, q), lo)) &
            top_bits();
   }
 
@@ -211,7 +209,17 @@ class SemiSortedTable {
   // f <= 15: the whole bucket (4f - 4 <= 56 bits) is one read_bits/write_bits.
   bool one_word_bucket() const { return bucket_bits() <= 57; }
   SemiSortProbeLayout layout() const { return kFixedBits ? semi_sort_probe_layout(kFixedBits) : layout_; }
-  uint64_t top_bits() const { return lo_fields_ << (layout().width - 1); }
+  // Bit 0 of each of the four probe fields; only used (and only meaningful) when f <= 15. Fixed widths get
+  // it (and top_bits) at compile time, as constants in the instructions instead of loads from the object
+  // and broadcasts into the SSE2 lanes: fewer instructions per lookup (see opaque() in bits.h).
+  static constexpr uint64_t lo_fields_for(unsigned f) {
+    return f <= 15 ? uint64_t{1} | uint64_t{1} << semi_sort_probe_layout(f).width |
+                         uint64_t{1} << (2 * semi_sort_probe_layout(f).width) |
+                         uint64_t{1} << (3 * semi_sort_probe_layout(f).width)
+                   : 0;
+  }
+  uint64_t lo_fields() const { return kFixedBits ? lo_fields_for(kFixedBits) : lo_fields_; }
+  uint64_t top_bits() const { return lo_fields() << (layout().width - 1); }
 
   // A fingerprint as the patterns its low part and its nibble make in the probe layout (f <= 15).
   struct Query {
@@ -219,7 +227,8 @@ class SemiSortedTable {
   };
   Query query(uint32_t fp) const {
     const unsigned lb = low_bits();
-    return {(fp & low_mask(lb)) * lo_fields_, uint64_t{fp >> lb} * (lo_fields_ << layout().nibble_shift)};
+    // opaque(): one multiply each, not GCC's shift-and-add expansion of a multiply by a constant.
+    return {(fp & low_mask(lb)) * opaque(lo_fields()), uint64_t{fp >> lb} * opaque(lo_fields() << layout().nibble_shift)};
   }
 
   // f <= 15 only: the bucket's fields in the probe layout, zero exactly where an entry equals the query.
