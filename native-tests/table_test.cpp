@@ -20,6 +20,18 @@
 #include "packed_table.h"
 #include "semi_sorted_table.h"
 
+// The probe-span test poisons the table around the bytes a probe may read; ASan then reports any other read.
+#if defined(__SANITIZE_ADDRESS__)
+#define CUCKOO_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CUCKOO_TEST_ASAN 1
+#endif
+#endif
+#ifdef CUCKOO_TEST_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
 namespace {
 
 using cuckoo::Config;
@@ -272,6 +284,85 @@ TEST(SemiSortedTable, EveryOrderOfAFullBucketIsStoredSorted) {
       } while (std::next_permutation(entries.begin(), entries.end()));
     }
   }
+}
+
+// ----- Probe spans -----
+
+// contains_many prefetches the cache lines of probe_span(a) and probe_span(b) and then probes, so a probe
+// that read a byte past its span would wait for a line nobody prefetched (it did, until e05611e: about 1
+// bucket in 32 at f = 12). Here each probe runs with every other byte of the table poisoned; under ASan
+// (scripts/test.sh builds the suite with it) any read outside the spans fails the test. ASan poisons in
+// 8-byte granules, so the end of a span is checked exactly and its start to within 7 bytes. Every build
+// checks that the spans cover their bucket and stay inside the allocation.
+template <typename Table>
+void check_probe_spans(const Config& config, uint64_t seed) {
+  const unsigned f = config.fingerprint_bits;
+  const unsigned b = config.bucket_size;
+  const uint64_t n = config.bucket_count;
+  SCOPED_TRACE("b=" + std::to_string(b) + " f=" + std::to_string(f) + (config.semi_sort ? " semi-sorted" : ""));
+  Table table(config);
+  std::mt19937_64 rng(seed);
+  const uint32_t max_fp = static_cast<uint32_t>((uint64_t{1} << f) - 1);
+  auto random_fp = [&] { return 1 + static_cast<uint32_t>(rng() % max_fp); };
+  for (uint64_t i = 0; i < n; ++i)
+    for (unsigned s = 0; s + 1 < b; ++s) table.insert_empty(i, random_fp());
+
+  const uint8_t* begin = table.data();
+  const size_t size = table.table_bytes() + cuckoo::internal::kTablePadding;
+  const uint64_t bucket_bits = config.semi_sort ? 4 * uint64_t{f} - 4 : uint64_t{b} * f;
+  for (uint64_t a = 0; a < n; ++a) {
+    const auto span = table.probe_span(a);
+    ASSERT_EQ(span.first, begin + a * bucket_bits / 8) << "bucket " << a;
+    ASSERT_GE(span.last, begin + ((a + 1) * bucket_bits - 1) / 8) << "bucket " << a;
+    ASSERT_LT(span.last, begin + size) << "bucket " << a;
+  }
+  for (int step = 0; step < 300; ++step) {
+    const uint64_t a = rng() % n, other = rng() % n;
+    const uint32_t fp = step % 2 ? random_fp() : 1;
+    const bool expected = table.match(a, fp) != 0 || table.match(other, fp) != 0;
+#ifdef CUCKOO_TEST_ASAN
+    ASAN_POISON_MEMORY_REGION(begin, size);
+    for (uint64_t bucket : {a, other}) {
+      const auto span = table.probe_span(bucket);
+      ASAN_UNPOISON_MEMORY_REGION(span.first, static_cast<size_t>(span.last - span.first) + 1);
+    }
+#endif
+    const bool got = table.match_either(a, other, fp) != 0;
+#ifdef CUCKOO_TEST_ASAN
+    ASAN_UNPOISON_MEMORY_REGION(begin, size);
+#endif
+    ASSERT_EQ(got, expected) << "buckets " << a << ", " << other;
+  }
+}
+
+// Every table the filter instantiates (make_core.cpp): fixed widths, run-time widths (one-load or not),
+// semi-sorted. 67 buckets put bucket starts at many offsets within a cache line.
+constexpr uint64_t kSpanBuckets = 67;
+
+template <unsigned B>
+void check_packed_spans() {
+  check_probe_spans<PackedTable<B, 4>>(table_config(B, 4, false, kSpanBuckets), B * 100 + 4);
+  check_probe_spans<PackedTable<B, 8>>(table_config(B, 8, false, kSpanBuckets), B * 100 + 8);
+  check_probe_spans<PackedTable<B, 12>>(table_config(B, 12, false, kSpanBuckets), B * 100 + 12);
+  check_probe_spans<PackedTable<B, 16>>(table_config(B, 16, false, kSpanBuckets), B * 100 + 16);
+  check_probe_spans<PackedTable<B, 32>>(table_config(B, 32, false, kSpanBuckets), B * 100 + 32);
+  for (unsigned f = 4; f <= 32; ++f) {
+    if (B * f <= 57) check_probe_spans<PackedTable<B, 0, true>>(table_config(B, f, false, kSpanBuckets), 1000 + f);
+    check_probe_spans<PackedTable<B, 0>>(table_config(B, f, false, kSpanBuckets), 2000 + f);
+  }
+}
+
+TEST(ProbeSpan, CoversEveryByteAPackedProbeReads) {
+  check_packed_spans<2>();
+  check_packed_spans<4>();
+  check_packed_spans<8>();
+}
+
+TEST(ProbeSpan, CoversEveryByteASemiSortedProbeReads) {
+  check_probe_spans<SemiSortedTable<9>>(table_config(4, 9, true, kSpanBuckets), 9);
+  check_probe_spans<SemiSortedTable<13>>(table_config(4, 13, true, kSpanBuckets), 13);
+  check_probe_spans<SemiSortedTable<17>>(table_config(4, 17, true, kSpanBuckets), 17);
+  for (unsigned f = 4; f <= 32; ++f) check_probe_spans<SemiSortedTable<0>>(table_config(4, f, true, kSpanBuckets), f);
 }
 
 // validate(): bytes from outside must carry valid codes and zero padding after the last bucket.

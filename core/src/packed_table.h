@@ -155,22 +155,32 @@ class PackedTable {
     return old;
   }
 
-  // Prefetches the cache lines a lookup's probe of the bucket loads: its first byte, and the last byte of
-  // the last 64-bit word the probe reads. That word can reach up to 7 bytes past the bucket (a b = 4,
-  // f = 12 bucket is 6 bytes, read with one 8-byte load), so prefetching the bucket's own last byte left
-  // ~3% of buckets with a line the batch pipeline then waited for. Unconditionally: testing whether the
-  // word straddles two lines costs more (a mispredicted branch) than a redundant prefetch of a line in
-  // flight.
-  void prefetch_bucket(uint64_t bucket) const {
+  // The first and the last byte a lookup's probe of the bucket loads. match() and match_either() read
+  // whole 64-bit words, one per group of entries (a one-load bucket: one word from its first byte), so the
+  // last word can reach up to 7 bytes past the bucket: a b = 4, f = 12 bucket is 6 bytes, read with one
+  // 8-byte load. native-tests/table_test.cpp checks under ASan that probes read nothing outside it.
+  struct ByteSpan {
+    const uint8_t* first;
+    const uint8_t* last;
+  };
+  ByteSpan probe_span(uint64_t bucket) const {
     if constexpr (kByteAligned) {
       const uint8_t* first = bucket_address(bucket);
-      prefetch(first);
-      prefetch(first + (last_load_offset() >> 3) + 7);
+      return {first, first + (last_load_offset() >> 3) + 7};
     } else {
       const uint64_t first_bit = bucket * kBucketSize * bits();
-      prefetch(buffer_.data() + (first_bit >> 3));
-      prefetch(buffer_.data() + ((first_bit + last_load_offset()) >> 3) + 7);
+      return {buffer_.data() + (first_bit >> 3), buffer_.data() + ((first_bit + last_load_offset()) >> 3) + 7};
     }
+  }
+
+  // Prefetches the cache lines of probe_span(). Prefetching the bucket's own last byte instead left ~3% of
+  // buckets (f = 12) with a line that contains_many's probe then waited for. Both bytes, unconditionally:
+  // testing whether they share a line costs more (a mispredicted branch) than a redundant prefetch of a
+  // line in flight.
+  void prefetch_bucket(uint64_t bucket) const {
+    const ByteSpan span = probe_span(bucket);
+    prefetch(span.first);
+    prefetch(span.last);
   }
 
   uint64_t count_entries() const {

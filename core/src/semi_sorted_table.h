@@ -155,14 +155,23 @@ class SemiSortedTable {
     return old;
   }
 
-  // Prefetches the cache lines a lookup's probe of the bucket loads: its first byte and the last byte of
-  // the last 64-bit word it reads, which can lie up to 7 bytes past the bucket (as in PackedTable).
-  // f <= 15 reads the bucket as one word; larger f reads the code, then each low part.
-  void prefetch_bucket(uint64_t bucket) const {
+  // The first and the last byte a lookup's probe of the bucket loads, as in PackedTable: f <= 15 reads the
+  // bucket as one 64-bit word from its first byte; larger f reads the code, then each low part, the last
+  // of them up to 7 bytes past the bucket. (The probe also reads the spread table, which is not the table.)
+  struct ByteSpan {
+    const uint8_t* first;
+    const uint8_t* last;
+  };
+  ByteSpan probe_span(uint64_t bucket) const {
     const uint64_t first_bit = bucket * bucket_bits();
     const uint64_t last_load = one_word_bucket() ? 0 : kSemiSortCodeBits + 3 * uint64_t{low_bits()};
-    prefetch(buffer_.data() + (first_bit >> 3));
-    prefetch(buffer_.data() + ((first_bit + last_load) >> 3) + 7);
+    return {buffer_.data() + (first_bit >> 3), buffer_.data() + ((first_bit + last_load) >> 3) + 7};
+  }
+
+  void prefetch_bucket(uint64_t bucket) const {
+    const ByteSpan span = probe_span(bucket);
+    prefetch(span.first);
+    prefetch(span.last);
   }
 
   uint64_t count_entries() const {
