@@ -10,7 +10,9 @@
 //   - contains_many(): blocks of kBlock queries, both lines of each prefetched before any is read
 //     (the core's batched pipeline).
 // A filter's rate divided by these is the share of the ceiling it reaches, a ratio that holds up on a
-// shared machine far better than absolute rates do.
+// shared machine far better than absolute rates do. The pipelined figure is a reference rather than a
+// hard bound: it is the core's 64-key block pipeline with bare reads in it, and the CF's batched lookups
+// have matched or passed it in some runs (README, Performance).
 #pragma once
 
 #include <cstddef>

@@ -739,7 +739,7 @@ std::string render_issue2(const std::vector<FilterResult>& results, const std::v
     out << ", batched: " << fmt("%.2fx", bon / boff) << "\n";
   }
   if (bare && cf_batch && ss_batch) {
-    // Ratios per fraction, then their range: the interleaved passes saw the same machine load.
+    // Ratios per fraction of positive queries: both rates of a ratio come from the same interleaved passes.
     auto shares = [&](const std::vector<double>& ours, const std::vector<double>& ceiling) {
       std::string s;
       for (size_t i = 0; i < ours.size() && i < ceiling.size(); ++i)

@@ -111,4 +111,18 @@ inline unsigned count_trailing_zeros(uint64_t x) { return static_cast<unsigned>(
 
 inline void prefetch(const void* p) { __builtin_prefetch(p, 0, 3); }
 
+// The first and the last byte a table's probe of one bucket loads (PackedTable::probe_span,
+// SemiSortedTable::probe_span): the batch pipelines prefetch the cache lines of both.
+struct ByteSpan {
+  const uint8_t* first;
+  const uint8_t* last;
+};
+
+// Both bytes, unconditionally: testing whether they share a line costs more (a mispredicted branch) than
+// a redundant prefetch of a line in flight.
+inline void prefetch(const ByteSpan& span) {
+  prefetch(span.first);
+  prefetch(span.last);
+}
+
 }  // namespace cuckoo::internal

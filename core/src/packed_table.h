@@ -49,7 +49,7 @@ class PackedTable {
     if (kOneLoad && group_ != kBucketSize) throw std::logic_error("cuckoo: PackedTable<kOneLoad> needs b * f <= 57");
     full_ = GroupMasks::make(group_, bits_);
     tail_ = GroupMasks::make(kBucketSize % group_, bits_);
-    last_load_offset_ = uint64_t{(kBucketSize - 1) / group_ * group_} * bits_;
+    last_load_offset_ = last_group_offset(group_, bits_);
   }
 
   PackedTable(const PackedTable& other) : PackedTable(other.config_like()) {
@@ -159,10 +159,6 @@ class PackedTable {
   // whole 64-bit words, one per group of entries (a one-load bucket: one word from its first byte), so the
   // last word can reach up to 7 bytes past the bucket: a b = 4, f = 12 bucket is 6 bytes, read with one
   // 8-byte load. native-tests/table_test.cpp checks under ASan that probes read nothing outside it.
-  struct ByteSpan {
-    const uint8_t* first;
-    const uint8_t* last;
-  };
   ByteSpan probe_span(uint64_t bucket) const {
     if constexpr (kByteAligned) {
       const uint8_t* first = bucket_address(bucket);
@@ -174,14 +170,8 @@ class PackedTable {
   }
 
   // Prefetches the cache lines of probe_span(). Prefetching the bucket's own last byte instead left ~3% of
-  // buckets (f = 12) with a line that contains_many's probe then waited for. Both bytes, unconditionally:
-  // testing whether they share a line costs more (a mispredicted branch) than a redundant prefetch of a
-  // line in flight.
-  void prefetch_bucket(uint64_t bucket) const {
-    const ByteSpan span = probe_span(bucket);
-    prefetch(span.first);
-    prefetch(span.last);
-  }
+  // buckets (f = 12) with a line that contains_many's probe then waited for.
+  void prefetch_bucket(uint64_t bucket) const { prefetch(probe_span(bucket)); }
 
   uint64_t count_entries() const {
     uint64_t n = 0;
@@ -275,12 +265,16 @@ class PackedTable {
   }
 
   // Bits from a bucket's first bit to the first bit of the last 64-bit word match() loads: one word per
-  // group of entries, the last group starting at entry (b - 1) / group * group.
+  // group of entries, the last group starting at entry (b - 1) / group * group. Run-time widths keep it in
+  // last_load_offset_, so that prefetches do not divide.
+  static constexpr uint64_t last_group_offset(unsigned group, unsigned bits) {
+    return uint64_t{(kBucketSize - 1) / group * group} * bits;
+  }
   uint64_t last_load_offset() const {
     if constexpr (bucket_is_one_load()) {
       return 0;
     } else if constexpr (kFixedBits != 0) {
-      return uint64_t{(kBucketSize - 1) / fixed_group() * fixed_group()} * kFixedBits;
+      return last_group_offset(fixed_group(), kFixedBits);
     } else {
       return last_load_offset_;
     }

@@ -158,21 +158,13 @@ class SemiSortedTable {
   // The first and the last byte a lookup's probe of the bucket loads, as in PackedTable: f <= 15 reads the
   // bucket as one 64-bit word from its first byte; larger f reads the code, then each low part, the last
   // of them up to 7 bytes past the bucket. (The probe also reads the spread table, which is not the table.)
-  struct ByteSpan {
-    const uint8_t* first;
-    const uint8_t* last;
-  };
   ByteSpan probe_span(uint64_t bucket) const {
     const uint64_t first_bit = bucket * bucket_bits();
     const uint64_t last_load = one_word_bucket() ? 0 : kSemiSortCodeBits + 3 * uint64_t{low_bits()};
     return {buffer_.data() + (first_bit >> 3), buffer_.data() + ((first_bit + last_load) >> 3) + 7};
   }
 
-  void prefetch_bucket(uint64_t bucket) const {
-    const ByteSpan span = probe_span(bucket);
-    prefetch(span.first);
-    prefetch(span.last);
-  }
+  void prefetch_bucket(uint64_t bucket) const { prefetch(probe_span(bucket)); }
 
   uint64_t count_entries() const {
     uint64_t n = 0;
@@ -222,10 +214,8 @@ class SemiSortedTable {
   // it (and top_bits) at compile time, as constants in the instructions instead of loads from the object
   // and broadcasts into the SSE2 lanes: fewer instructions per lookup (see opaque() in bits.h).
   static constexpr uint64_t lo_fields_for(unsigned f) {
-    return f <= 15 ? uint64_t{1} | uint64_t{1} << semi_sort_probe_layout(f).width |
-                         uint64_t{1} << (2 * semi_sort_probe_layout(f).width) |
-                         uint64_t{1} << (3 * semi_sort_probe_layout(f).width)
-                   : 0;
+    const unsigned w = semi_sort_probe_layout(f).width;
+    return f <= 15 ? uint64_t{1} | uint64_t{1} << w | uint64_t{1} << (2 * w) | uint64_t{1} << (3 * w) : 0;
   }
   uint64_t lo_fields() const { return kFixedBits ? lo_fields_for(kFixedBits) : lo_fields_; }
   uint64_t top_bits() const { return lo_fields() << (layout().width - 1); }
