@@ -31,14 +31,14 @@ const fs::path kGoldenDir = fs::path(CUCKOO_SOURCE_DIR) / "testdata" / "golden";
 constexpr unsigned kPinnedFormatVersion = 1;
 const std::map<std::string, uint64_t> kPinnedHashes = {
     {"b2_f5_padding_u64.bin", 0xe9cd192a68da414e},
-    {"b2_f8_strings.bin", 0xb6df4371c25803ec},
-    {"b4_f12_u64.bin", 0xf3b9d9ee31777ece},
-    {"b4_f32_u64.bin", 0x112c633947f65d4b},
-    {"b4_f7_full_u64.bin", 0x469fad4cbb43b889},
-    {"b8_f16_strings.bin", 0x3c1121b633c0ceb8},
-    {"ss_b4_f13_strings.bin", 0x4ec5a4b7c3d6a444},
-    {"ss_b4_f24_u64.bin", 0x7f4c9c7395bb1568},
-    {"ss_b4_f9_full_strings.bin", 0x42966ab2f168c249},
+    {"b2_f8_strings.bin", 0x7ce806df7bc58c65},
+    {"b4_f12_u64.bin", 0xddb3eb4f172e3df1},
+    {"b4_f32_u64.bin", 0xecad677515a6d1ee},
+    {"b4_f7_full_u64.bin", 0xd1e613ceff28c9f5},
+    {"b8_f16_strings.bin", 0x27156beb6f69b0b7},
+    {"ss_b4_f13_strings.bin", 0x81ae63502ec589b7},
+    {"ss_b4_f24_u64.bin", 0x96767371977d60c8},
+    {"ss_b4_f9_full_strings.bin", 0xf1cfe851f9a4398e},
     {"tiny_b2_f8.bin", 0x9f8e3059eb47c7f3},
     {"tiny_ss_b4_f9.bin", 0xe0b1f64876b4f299},
 };

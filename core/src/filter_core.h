@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -282,35 +283,56 @@ class CuckooCore final : public FilterCore {
   // place()'s slow path, both buckets full: out of line, so the common insert stays short.
   //
   // Each step looks at `bucket` (full), the alternate buckets of its entries (level 1) and the alternate
-  // buckets of their entries (level 2). If nothing can move, it kicks entry v of `bucket` out and walks to
-  // v's alternate bucket, whose entries and alternates level 2 has just read and found full. So the next
-  // step takes them over instead of reading them again, and skips its level-1 test, which could only fail
-  // (the kick changed nothing but `bucket`, and that stays full). Placement is the same as testing again.
-  // Near full load a walk takes 7-20 steps; from 95% load to the first failure this made inserts 1.06x
-  // (2^25 buckets) to 1.11x (2^22) faster (bench/ab/run.sh --insert).
+  // buckets of their entries (level 2). The first step looks ahead from both of the key's buckets at once:
+  // their 2b level-1 buckets are prefetched together, then their 2b * b level-2 buckets, so it costs the
+  // same two memory latencies as looking ahead from one, and fails only if both sides have no room.
+  // If nothing can move, it kicks entry v of `bucket` out and walks to v's alternate bucket, whose entries
+  // and alternates level 2 has just read and found full. So the next step takes them over instead of
+  // reading them again, and skips the level-1 test, which could only fail (the kick changed nothing but
+  // `bucket`, and that stays full). Placement is the same as testing again.
+  // Near full load a walk takes 7-20 steps; from 95% load to the first failure, reusing the levels made
+  // inserts 1.06x (2^25 buckets) to 1.11x (2^22) faster (bench/ab/run.sh --insert).
   CUCKOO_NOINLINE void walk(uint64_t i, uint64_t alt, uint32_t fp) {
     uint64_t r = next_random();
-    uint64_t bucket = (r & 1) ? alt : i;
-    Level level;  // `bucket`'s entries and their alternate buckets
-    read_level(bucket, level);
-    for (unsigned kick = 0; kick < config_.max_kicks; ++kick) {
-      r = next_random();
-      if (kick == 0) {
-        for (unsigned s = 0; s < kSlots; ++s) {
-          if (table_.insert_empty(level.alts[s], level.entries[s])) {
-            table_.swap(bucket, s, fp);
-            return;
-          }
+    if (config_.max_kicks == 0) return park((r & 1) ? alt : i, fp);
+    const uint64_t homes[2] = {i, alt};
+    Level level[2];         // the entries of i and alt and their alternate buckets
+    Level next[2][kSlots];  // next[h][s]: the entries of level[h].alts[s] and their alternate buckets
+    for (unsigned h = 0; h < 2; ++h) read_level(homes[h], level[h]);
+    for (unsigned h = 0; h < 2; ++h) {
+      for (unsigned s = 0; s < kSlots; ++s) {
+        if (table_.insert_empty(level[h].alts[s], level[h].entries[s])) {
+          table_.swap(homes[h], s, fp);
+          return;
         }
       }
-      Level next[kSlots];  // next[s]: the entries of level.alts[s] and their alternate buckets
-      for (unsigned s = 0; s < kSlots; ++s) read_level(level.alts[s], next[s]);
-      if (move_two_deep(bucket, level, next, fp)) return;
+    }
+    for (unsigned h = 0; h < 2; ++h)
+      for (unsigned s = 0; s < kSlots; ++s) read_level(level[h].alts[s], next[h][s]);
+    for (unsigned h = 0; h < 2; ++h)
+      if (move_two_deep(homes[h], level[h], next[h], fp)) return;
+
+    // The random walk, from the home bucket the first random number picked.
+    const unsigned side = r & 1;
+    uint64_t bucket = homes[side];
+    Level here = level[side];
+    Level ahead[kSlots];
+    std::copy(next[side], next[side] + kSlots, ahead);
+    for (unsigned kick = 1;; ++kick) {
+      r = next_random();
       const unsigned victim_slot = static_cast<unsigned>(r % kSlots);
       fp = table_.swap(bucket, victim_slot, fp);
-      bucket = level.alts[victim_slot];
-      level = next[victim_slot];
+      bucket = here.alts[victim_slot];
+      here = ahead[victim_slot];
+      if (kick == config_.max_kicks) break;
+      for (unsigned s = 0; s < kSlots; ++s) read_level(here.alts[s], ahead[s]);
+      if (move_two_deep(bucket, here, ahead, fp)) return;
     }
+    park(bucket, fp);
+  }
+
+  // The walk ran out: the fingerprint in hand waits in the victim slot (with the bucket it belongs to).
+  void park(uint64_t bucket, uint32_t fp) {
     victim_.used = true;
     victim_.index = bucket;
     victim_.fingerprint = fp;
