@@ -15,8 +15,8 @@
 //   erase: one copy from i1 or i2 (or the victim); then the victim gets another chance to go home.
 #pragma once
 
-#include <cstddef>
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -283,19 +283,19 @@ class CuckooCore final : public FilterCore {
   // place()'s slow path, both buckets full: out of line, so the common insert stays short.
   //
   // Each step looks at `bucket` (full), the alternate buckets of its entries (level 1) and the alternate
-  // buckets of their entries (level 2). The first step looks ahead from both of the key's buckets at once:
-  // their 2b level-1 buckets are prefetched together, then their 2b * b level-2 buckets, so it costs the
-  // same two memory latencies as looking ahead from one, and fails only if both sides have no room
-  // (2^25 buckets x 4 x 12 bits: construction to the first failure 1.11x faster, 1.18x from 90% to 95%
-  // load; bench/ab/run.sh --insert). Past 95% load a walk averages ~6.5 kicks (counted once, by hand),
-  // each step waiting for b * b = 16 new buckets: about as many misses as one core keeps in flight, so a
-  // deeper breadth-first search would likely explore no more buckets per memory latency (not tried).
-  // If nothing can move, it kicks entry v of `bucket` out and walks to v's alternate bucket, whose entries
-  // and alternates level 2 has just read and found full. So the next step takes them over instead of
-  // reading them again, and skips the level-1 test, which could only fail (the kick changed nothing but
-  // `bucket`, and that stays full). Placement is the same as testing again.
-  // Near full load a walk takes 7-20 steps; from 95% load to the first failure, reusing the levels made
-  // inserts 1.06x (2^25 buckets) to 1.11x (2^22) faster (bench/ab/run.sh --insert).
+  // buckets of their entries (level 2).
+  // - The first step looks ahead from both of the key's buckets at once: their 2b level-1 buckets are
+  //   prefetched together, then their 2b * b level-2 buckets, so it costs the same two memory latencies as
+  //   looking ahead from one and fails only if neither side has room (2^25 buckets x 4 x 12 bits:
+  //   construction to the first failure 1.06-1.11x faster; bench/ab/run.sh --insert).
+  // - If nothing can move, it kicks entry v of `bucket` out and walks to v's alternate bucket, whose
+  //   entries and alternates level 2 has just read and found full. So the next step takes them over instead
+  //   of reading them again, and skips the level-1 test, which could only fail (the kick changed nothing
+  //   but `bucket`, and that stays full). Placement is the same as testing again; from 95% load to the
+  //   first failure this made inserts 1.06x (2^25 buckets) to 1.11x (2^22) faster.
+  // Past 95% load a walk averages ~6.5 kicks (counted once, by hand), each step waiting for b * b = 16 new
+  // buckets: about as many misses as one core keeps in flight, so a deeper breadth-first search would
+  // likely explore no more buckets per memory latency (not tried).
   CUCKOO_NOINLINE void walk(uint64_t i, uint64_t alt, uint32_t fp) {
     uint64_t r = next_random();
     if (config_.max_kicks == 0) return park((r & 1) ? alt : i, fp);
