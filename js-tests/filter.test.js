@@ -201,6 +201,21 @@ test('dispose(): idempotent, Symbol.dispose, and every later call throws', async
   assert.throws(() => g.has('x'), /disposed/);
 });
 
+test('util.inspect / console.log show the shape and fill, and a disposed filter says so', async () => {
+  const { inspect } = await import('node:util');
+  const f = await CuckooFilter.create({ capacity: 1000, fpr: 0.01 });
+  f.addAll(['a', 'b', 'c']);
+  const shown = inspect(f);
+  assert.match(shown, /^CuckooFilter \{/);
+  assert.match(shown, /size: 3/);
+  assert.match(shown, new RegExp(`capacity: ${f.capacity}`));
+  assert.match(shown, /bucketSize: 4/);
+  assert.match(shown, new RegExp(`fingerprintBits: ${f.fingerprintBits}`));
+  assert.match(shown, /isFull: false/);
+  f.dispose();
+  assert.equal(inspect(f), 'CuckooFilter <disposed>');
+});
+
 test('memory is reused: create/dispose many filters without growth', async () => {
   // Warm up, then check that 200 more cycles do not grow the heap (the C++ object and table are freed).
   for (let i = 0; i < 5; i++) (await CuckooFilter.create({ capacity: 100_000 })).dispose();

@@ -245,6 +245,24 @@ export class CuckooFilter {
   get [Symbol.toStringTag]() {
     return 'CuckooFilter';
   }
+
+  // What console.log and util.inspect print in Node: the filter's shape and fill, never its table.
+  // (The fields are private, so without this a live filter would print as `CuckooFilter {}`.) Node passes
+  // its inspect function as the third argument; the symbol is the registered one, so no import of util.
+  [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
+    if (this.#ptr === 0) return 'CuckooFilter <disposed>';
+    const summary = {
+      size: this.size,
+      capacity: this.capacity,
+      loadFactor: this.loadFactor,
+      bucketSize: this.bucketSize,
+      fingerprintBits: this.fingerprintBits,
+      semiSort: this.semiSort,
+      byteLength: this.byteLength,
+      isFull: this.isFull,
+    };
+    return `CuckooFilter ${typeof inspect === 'function' ? inspect(summary, options) : JSON.stringify(summary)}`;
+  }
 }
 
 // The same promise as CuckooFilter.ready, as a function.
