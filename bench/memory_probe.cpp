@@ -1,0 +1,108 @@
+// bench/memory_probe.cpp: what bounds a lookup or an insert on a table much larger than the cache.
+//
+// Two probes over a table of the paper's size (192 MiB, huge pages, as the core allocates it), no filter:
+//   1. Overlap: the time for K random reads whose addresses are all known up front (prefetched together,
+//      then read), the batches chained so that they cannot overlap each other. This is one step of the
+//      insert's walk: K = 16 buckets per kick (filter_core.h). If K reads took as long as one, exploring
+//      more buckets per step would be free; the probe shows how the time grows with K instead.
+//   2. Window: independent queries of two random reads each, as in a loop of single-key lookups, with
+//      E = 4R extra instructions per query on the query word before the reads (as a hash is). If the rate
+//      falls as 1 / (instructions per query), the number of queries in flight is set by how many
+//      instructions the core keeps in flight, not by the memory system: the bound of single-key lookups.
+// Usage: memory_probe (built with the benchmarks: cmake -DCUCKOO_BUILD_BENCH=ON, target memory_probe).
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "aligned_buffer.h"
+
+namespace {
+
+class Table {
+ public:
+  explicit Table(size_t bytes) : lines_(bytes / 64), buffer_(bytes, /*huge_pages=*/true) {
+    std::memset(buffer_.data(), 0x5A, bytes);  // untouched pages would all read the shared zero page
+  }
+  uint64_t line(uint64_t x) const { return static_cast<uint64_t>((unsigned __int128)x * lines_ >> 64); }
+  void prefetch(uint64_t line) const { __builtin_prefetch(buffer_.data() + line * 64, 0, 3); }
+  uint64_t read(uint64_t line) const {
+    uint64_t v;
+    std::memcpy(&v, buffer_.data() + line * 64, sizeof v);
+    return v;
+  }
+
+ private:
+  uint64_t lines_;
+  cuckoo::internal::AlignedBuffer buffer_;
+};
+
+double seconds_now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// Nanoseconds per batch of K random reads; each batch's addresses depend on the previous batch's data.
+template <int K>
+double overlapped_reads_ns(const Table& table, int batches) {
+  uint64_t x = 1;
+  const double start = seconds_now();
+  for (int b = 0; b < batches; ++b) {
+    uint64_t lines[K];
+    for (int k = 0; k < K; ++k) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      lines[k] = table.line(x);
+      table.prefetch(lines[k]);
+    }
+    uint64_t sum = 0;
+    for (int k = 0; k < K; ++k) sum += table.read(lines[k]);
+    x ^= sum & 1;  // chains the batches
+  }
+  return (seconds_now() - start) / batches * 1e9;
+}
+
+// Million queries per second; each query is R rounds of 4 dependent ALU instructions (mov, shr, xor,
+// add) on its word, then two reads. The empty asm keeps the compiler from folding the rounds away.
+template <int R>
+double queries_per_second(const Table& table, const std::vector<uint64_t>& queries) {
+  uint64_t hits = 0;
+  const double start = seconds_now();
+  for (uint64_t q : queries) {
+    for (int round = 0; round < R; ++round) {
+      q ^= q >> 7;
+      q += 0x9E37;
+      __asm__("" : "+r"(q));
+    }
+    hits += (table.read(table.line(q)) ^ table.read(table.line(q * 0x9E3779B97F4A7C15ull))) & 1;
+  }
+  const double rate = queries.size() / (seconds_now() - start) / 1e6;
+  if (hits == 42) std::puts("");  // keeps the reads
+  return rate;
+}
+
+}  // namespace
+
+int main() {
+  const Table table(size_t{192} << 20);
+  std::vector<uint64_t> queries(10'000'000);
+  std::mt19937_64 rng(1);
+  for (uint64_t& q : queries) q = rng();
+
+  std::printf("192 MiB table, huge pages. Three repetitions of each probe (a shared machine is noisy).\n");
+  std::printf("1. ns per batch of K overlapped random reads (K = 1 is the memory latency):\n");
+  for (int rep = 0; rep < 3; ++rep) {
+    std::printf("   K=1 %4.0f  K=4 %4.0f  K=8 %4.0f  K=16 %4.0f  K=32 %4.0f  K=64 %4.0f\n",
+                overlapped_reads_ns<1>(table, 100000), overlapped_reads_ns<4>(table, 100000),
+                overlapped_reads_ns<8>(table, 100000), overlapped_reads_ns<16>(table, 100000),
+                overlapped_reads_ns<32>(table, 50000), overlapped_reads_ns<64>(table, 50000));
+  }
+  std::printf("2. M queries/s: two random reads (~17 instructions with the loop) plus E extra instructions per query\n");
+  std::printf("   (a CF single-key lookup, bench loop included, is ~67 instructions: E ~ 55):\n");
+  for (int rep = 0; rep < 3; ++rep) {
+    std::printf("   E=0 %5.1f  E=12 %5.1f  E=20 %5.1f  E=40 %5.1f  E=56 %5.1f\n", queries_per_second<0>(table, queries),
+                queries_per_second<3>(table, queries), queries_per_second<5>(table, queries),
+                queries_per_second<10>(table, queries), queries_per_second<14>(table, queries));
+  }
+  return 0;
+}
