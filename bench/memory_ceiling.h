@@ -49,6 +49,11 @@ class BareReads {
     }
   }
 
+  // One random line at a time, for probes that schedule their own reads (memory_probe.cpp).
+  uint64_t line_of(uint64_t query) const { return line_a(query); }
+  void prefetch_line(uint64_t line) const { __builtin_prefetch(buffer_.data() + line * 64, 0, 3); }
+  uint64_t read_line(uint64_t line) const { return word(line); }
+
  private:
   // Two independent uniform line indices: the high halves of 64 x 64-bit products (the core's own
   // bucket-index reduction, without the hash in front of it).

@@ -10,81 +10,60 @@
 //      falls as 1 / (instructions per query), the number of queries in flight is set by how many
 //      instructions the core keeps in flight, not by the memory system: the bound of single-key lookups.
 // Usage: memory_probe (built with the benchmarks: cmake -DCUCKOO_BUILD_BENCH=ON, target memory_probe).
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <random>
 #include <vector>
 
-#include "aligned_buffer.h"
+#include "memory_ceiling.h"  // BareReads: the same huge-page table and random reads paper_eval uses
+#include "timer.h"
 
 namespace {
 
-class Table {
- public:
-  explicit Table(size_t bytes) : lines_(bytes / 64), buffer_(bytes, /*huge_pages=*/true) {
-    std::memset(buffer_.data(), 0x5A, bytes);  // untouched pages would all read the shared zero page
-  }
-  uint64_t line(uint64_t x) const { return static_cast<uint64_t>((unsigned __int128)x * lines_ >> 64); }
-  void prefetch(uint64_t line) const { __builtin_prefetch(buffer_.data() + line * 64, 0, 3); }
-  uint64_t read(uint64_t line) const {
-    uint64_t v;
-    std::memcpy(&v, buffer_.data() + line * 64, sizeof v);
-    return v;
-  }
-
- private:
-  uint64_t lines_;
-  cuckoo::internal::AlignedBuffer buffer_;
-};
-
-double seconds_now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+using bench::BareReads;
 
 // Nanoseconds per batch of K random reads; each batch's addresses depend on the previous batch's data.
 template <int K>
-double overlapped_reads_ns(const Table& table, int batches) {
+double overlapped_reads_ns(const BareReads& table, int batches) {
   uint64_t x = 1;
-  const double start = seconds_now();
+  const bench::Timer timer;
   for (int b = 0; b < batches; ++b) {
     uint64_t lines[K];
     for (int k = 0; k < K; ++k) {
       x = x * 6364136223846793005ull + 1442695040888963407ull;
-      lines[k] = table.line(x);
-      table.prefetch(lines[k]);
+      lines[k] = table.line_of(x);
+      table.prefetch_line(lines[k]);
     }
     uint64_t sum = 0;
-    for (int k = 0; k < K; ++k) sum += table.read(lines[k]);
+    for (int k = 0; k < K; ++k) sum += table.read_line(lines[k]);
     x ^= sum & 1;  // chains the batches
   }
-  return (seconds_now() - start) / batches * 1e9;
+  return timer.seconds() / batches * 1e9;
 }
 
 // Million queries per second; each query is R rounds of 4 dependent ALU instructions (mov, shr, xor,
-// add) on its word, then two reads. The empty asm keeps the compiler from folding the rounds away.
+// add) on its word, then BareReads::contains (two reads). The empty asm keeps the compiler from folding
+// the rounds away.
 template <int R>
-double queries_per_second(const Table& table, const std::vector<uint64_t>& queries) {
+double queries_per_second(const BareReads& table, const std::vector<uint64_t>& queries) {
   uint64_t hits = 0;
-  const double start = seconds_now();
+  const bench::Timer timer;
   for (uint64_t q : queries) {
     for (int round = 0; round < R; ++round) {
       q ^= q >> 7;
       q += 0x9E37;
       __asm__("" : "+r"(q));
     }
-    hits += (table.read(table.line(q)) ^ table.read(table.line(q * 0x9E3779B97F4A7C15ull))) & 1;
+    hits += table.contains(q);
   }
-  const double rate = queries.size() / (seconds_now() - start) / 1e6;
-  if (hits == 42) std::puts("");  // keeps the reads
-  return rate;
+  bench::consume(hits);
+  return bench::mops(queries.size(), timer.seconds());
 }
 
 }  // namespace
 
 int main() {
-  const Table table(size_t{192} << 20);
+  const BareReads table(size_t{192} << 20, /*huge_pages=*/true);
   std::vector<uint64_t> queries(10'000'000);
   std::mt19937_64 rng(1);
   for (uint64_t& q : queries) q = rng();

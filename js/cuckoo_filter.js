@@ -247,8 +247,9 @@ export class CuckooFilter {
   }
 
   // What console.log and util.inspect print in Node: the filter's shape and fill, never its table.
-  // (The fields are private, so without this a live filter would print as `CuckooFilter {}`.) Node passes
-  // its inspect function as the third argument; the symbol is the registered one, so no import of util.
+  // (The fields are private, so without this a live filter would print as `CuckooFilter {}`.) Node (>= 16.14,
+  // and the package needs 18) passes its inspect function as the third argument; the symbol is the
+  // registered one, so nothing imports util.
   [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
     if (this.#ptr === 0) return 'CuckooFilter <disposed>';
     const summary = {
@@ -261,7 +262,7 @@ export class CuckooFilter {
       byteLength: this.byteLength,
       isFull: this.isFull,
     };
-    return `CuckooFilter ${typeof inspect === 'function' ? inspect(summary, options) : JSON.stringify(summary)}`;
+    return `CuckooFilter ${inspect(summary, options)}`;
   }
 }
 
