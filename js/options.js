@@ -39,7 +39,8 @@ function integer(name, value, min, max) {
   if (typeof value !== 'number') throw wrongType(name, 'an integer (number or bigint)', value);
   if (!Number.isInteger(value)) throw fail(name, 'an integer', value);
   if (value < min || value > max || value > Number.MAX_SAFE_INTEGER) {
-    const hint = max > Number.MAX_SAFE_INTEGER ? '; use a bigint above 2^53-1' : '';
+    // The bigint hint only helps a value that is too large to be a safe integer.
+    const hint = value > Number.MAX_SAFE_INTEGER && max > Number.MAX_SAFE_INTEGER ? '; use a bigint above 2^53-1' : '';
     throw fail(name, `an integer in ${min}..${max}${hint}`, value);
   }
   return BigInt(value);
