@@ -208,14 +208,16 @@ export declare class CuckooFilter {
   readonly size: number;
 
   /**
-   * The slot count: `bucketCount * bucketSize`, the most fingerprints the table can hold. This is not the
+   * The slot count: `bucketCount * bucketSize`, the fingerprints the table holds. (When every slot is taken,
+   * the insert that fails parks one more in the victim slot, so `size` can reach `capacity + 1` and
+   * `loadFactor` can just exceed 1; small tables can fill completely.) This is not the
    * `capacity` option you asked for: it is at least that (sizing divides by `targetLoad`), and it is what
    * a deserialized filter can report, since the format stores the table shape, not the request. Expect
    * inserts to start failing somewhat below it (about 97% full for bucketSize 4 with 8+ bit fingerprints).
    */
   readonly capacity: number;
 
-  /** `size / capacity`. */
+  /** `size / capacity` (up to `(capacity + 1) / capacity` with a parked victim). */
   readonly loadFactor: number;
 
   /** Table bits per stored item: `(byteLength - 64) * 8 / size`; `Infinity` when empty. */

@@ -73,7 +73,7 @@ class CuckooFilter {
   uint64_t bucket_count() const;
   uint64_t slot_count() const;        // bucket_count * bucket_size
   bool is_full() const;               // the victim slot is occupied: inserts fail until an erase
-  double load_factor() const;         // size / slot_count
+  double load_factor() const;         // size / slot_count (just above 1 if every slot and the victim are used)
   double bits_per_item() const;       // table bits / size (infinity when empty)
   size_t memory_bytes() const;        // bytes this filter allocated (table + fixed overhead)
   const Config& config() const;
