@@ -6,6 +6,9 @@
 // page's re-serialized and rebuilt bytes against the golden bytes, and that the page ran with no errors
 // and fetched nothing but the package's own ES modules and the test data (so the browser path pulls in no
 // Node built-in: `import 'node:fs'` or a bare specifier would fail to resolve and show up as an error).
+// The page is served under a strict Content-Security-Policy (its inline script allowed by hash, wasm by
+// 'wasm-unsafe-eval', fetches to its own origin only), so a violation, which Chromium logs as a console
+// error, fails the test: the package must load the way a locked-down site would serve it.
 // A second test loads an esbuild bundle of the package (platform browser) the same way.
 //
 // Without /usr/bin/chromium the test is skipped with the reason, unless CI is set: in CI it fails.
@@ -15,6 +18,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { existsSync, readFileSync, readdirSync, statSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -41,6 +45,15 @@ const chromiumArgs = [
 // a second.
 const sidecars = existsSync(goldenDir) ? readdirSync(goldenDir).filter((f) => f.endsWith('.json')).sort() : [];
 
+// What a site that allows WebAssembly and nothing else would send; inline <script>s are allowed by hash.
+function strictCsp(html) {
+  const code = html.replace(/<!--[\s\S]*?-->/g, '');
+  const hashes = [...code.matchAll(/<script[^>]*>([\s\S]*?)<\/script>/g)].map(
+    (m) => `'sha256-${createHash('sha256').update(m[1]).digest('base64')}'`,
+  );
+  return `default-src 'none'; script-src 'self' 'wasm-unsafe-eval' ${hashes.join(' ')}; connect-src 'self'; img-src data:`;
+}
+
 const contentTypes = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -61,7 +74,9 @@ function startServer(extra = {}) {
     const pathname = decodeURIComponent(url.pathname);
     if (Object.hasOwn(extra, pathname)) {
       const { type, body } = extra[pathname];
-      res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
+      const headers = { 'content-type': type, 'cache-control': 'no-store' };
+      if (type.startsWith('text/html')) headers['content-security-policy'] = strictCsp(String(body));
+      res.writeHead(200, headers);
       res.end(body);
       requests.push({ path: pathname, status: 200, body: null });
       return;
@@ -77,11 +92,13 @@ function startServer(extra = {}) {
     if (file !== null && req.method === 'GET') {
       status = 200;
       const body = readFileSync(file);
-      res.writeHead(200, {
+      const headers = {
         'content-type': contentTypes[path.extname(file)] ?? 'application/octet-stream',
         'content-length': body.length,
         'cache-control': 'no-store',
-      });
+      };
+      if (file === pagePath) headers['content-security-policy'] = strictCsp(body.toString('utf8'));
+      res.writeHead(200, headers);
       res.end(body);
     } else {
       res.writeHead(404, { 'content-type': 'text/plain' });

@@ -202,3 +202,20 @@ test('the synchronous API before the module is loaded throws an Error that says 
   assert.match(lines[1], /^Error: cuckoo-wasm: the WebAssembly module is not loaded yet/);
   assert.equal(lines[2], 'true');
 });
+
+test('without WebAssembly (node --jitless), ready and create() reject with an Error that says so', () => {
+  const index = fileURLToPath(new URL('../js/index.js', import.meta.url));
+  const script = `
+    import { CuckooFilter } from ${JSON.stringify(index)};
+    let ready;
+    try { ready = CuckooFilter.ready; } catch (e) { console.log('threw synchronously: ' + e.message); }
+    try { await ready; console.log('resolved'); } catch (e) { console.log(e.constructor.name + ': ' + e.message); }
+    try { await CuckooFilter.create({ capacity: 10 }); console.log('resolved'); }
+    catch (e) { console.log(e.constructor.name + ': ' + e.message); }
+  `;
+  const r = spawnSync(process.execPath, ['--jitless', '--input-type=module', '-e', script], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const lines = r.stdout.trim().split('\n');
+  assert.equal(lines.length, 2, r.stdout);
+  for (const line of lines) assert.match(line, /^Error: cuckoo-wasm: this JavaScript engine has no WebAssembly/);
+});

@@ -1,10 +1,14 @@
 // js/runtime.js: loads the WebAssembly module once and owns everything that lives in its memory on the
 // JS side: the raw exports, the current HEAPU8/HEAPU32 views, and the reusable scratch buffers.
 //
-// The module is one SINGLE_FILE Emscripten build (wasm embedded as base64, web/worker glue only), so
-// loading it needs no fetch of a .wasm file, no fs, no Buffer and no __dirname: the same code runs in
-// Node >= 18, browsers, workers and bundlers. Loading starts on first use, not at import.
+// The module is an Emscripten build (web/worker glue only) whose .wasm ships as a base64 string in a JS
+// module; it is decoded here and handed to the glue as `wasmBinary`. So loading needs no fetch() (not
+// even of a data: URL, which a Content-Security-Policy connect-src would block), no fs, no Buffer and no
+// __dirname: the same code runs in Node >= 18, browsers, workers and bundlers. A page's CSP needs only
+// script-src 'wasm-unsafe-eval' (or 'unsafe-eval'), as for any WebAssembly. Loading starts on first use,
+// not at import.
 import createCuckooModule from '../dist/cuckoo_wasm.mjs';
+import wasmBase64 from '../dist/cuckoo_wasm_binary.mjs';
 
 // The loaded runtime. Filled in by loadRuntime(); `rt.M === null` until then.
 export const rt = {
@@ -20,10 +24,29 @@ const kInitialScratch = 4096;
 
 let loading = null;
 
+function decodeBase64(text) {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+// The glue, started; a promise that rejects (never a synchronous throw) when it cannot start.
+function startModule() {
+  if (typeof WebAssembly !== 'object' || WebAssembly === null) {
+    return Promise.reject(new Error('cuckoo-wasm: this JavaScript engine has no WebAssembly (is it run with --jitless?)'));
+  }
+  try {
+    return createCuckooModule({ wasmBinary: decodeBase64(wasmBase64) });
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
 // Resolves once the module is compiled and instantiated; idempotent.
 export function loadRuntime() {
   if (loading === null) {
-    loading = createCuckooModule().then(
+    loading = startModule().then(
       (M) => {
         bind(M);
         return rt;
