@@ -105,39 +105,39 @@ export class CuckooFilter {
   }
 
   add(key) {
-    const f = this.#live('add()');
     const n = stageKey(key);
+    const f = this.#live('add()');
     return (n < 0 ? callRaw(kInsertU64, f, staged.lo, staged.hi) : callRaw(kInsertBytes, f, rt.scratchArg, n)) !== 0;
   }
 
   has(key) {
-    const f = this.#live('has()');
     const n = stageKey(key);
+    const f = this.#live('has()');
     return (n < 0 ? callRaw(kContainsU64, f, staged.lo, staged.hi) : callRaw(kContainsBytes, f, rt.scratchArg, n)) !== 0;
   }
 
   delete(key) {
-    const f = this.#live('delete()');
     const n = stageKey(key);
+    const f = this.#live('delete()');
     return (n < 0 ? callRaw(kEraseU64, f, staged.lo, staged.hi) : callRaw(kEraseBytes, f, rt.scratchArg, n)) !== 0;
   }
 
   count(key) {
-    const f = this.#live('count()');
     const n = stageKey(key);
+    const f = this.#live('count()');
     return (n < 0 ? callRaw(kCountU64, f, staged.lo, staged.hi) : callRaw(kCountBytes, f, rt.scratchArg, n)) >>> 0;
   }
 
   addAll(keys) {
-    const f = this.#live('addAll()');
+    this.#live('addAll()');
     const list = toArray(keys, 'addAll');
     for (let i = 0; i < list.length; i++) checkKey(list[i]);
-    return insertAll(f, list);
+    return insertAll(() => this.#live('addAll()'), list);
   }
 
   hasMany(keys) {
-    const f = this.#live('hasMany()');
-    return containsAll(f, toArray(keys, 'hasMany'));
+    this.#live('hasMany()');
+    return containsAll(() => this.#live('hasMany()'), toArray(keys, 'hasMany'));
   }
 
   clear() {

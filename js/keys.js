@@ -9,7 +9,7 @@
 // So "abc" and Uint8Array [97, 98, 99] are the same key, and 7, 7n and [7,0,0,0,0,0,0,0] are the same key.
 // Anything else is a TypeError (including non-integer numbers: 1.5, NaN, Infinity); integers outside
 // the ranges above are a RangeError.
-import { rt, ensureScratch, malloc, free, callRawBatch, kInsertMany, kContainsMany } from './runtime.js';
+import { rt, ensureScratch, kKeptScratch, malloc, free, callRawBatch, kInsertMany, kContainsMany } from './runtime.js';
 
 const encoder = new TextEncoder();
 const kTwo32 = 4294967296;
@@ -39,10 +39,49 @@ function typeError(key) {
   );
 }
 
-// By tag, not instanceof: also matches buffers from another realm (iframe, vm).
+// Brand checks: the byteLength getters throw for anything but a real (Shared)ArrayBuffer, from any realm
+// (iframe, vm). Object.prototype.toString would also accept a plain object with Symbol.toStringTag.
+const arrayBufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
+const sharedByteLength =
+  typeof SharedArrayBuffer === 'function'
+    ? Object.getOwnPropertyDescriptor(SharedArrayBuffer.prototype, 'byteLength').get
+    : null;
+
 function isArrayBuffer(key) {
-  const tag = Object.prototype.toString.call(key);
-  return tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]';
+  try {
+    arrayBufferByteLength.call(key);
+    return true;
+  } catch {
+    // not an ArrayBuffer; maybe a SharedArrayBuffer
+  }
+  if (sharedByteLength === null) return false;
+  try {
+    sharedByteLength.call(key);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// A transferred ArrayBuffer reads as empty; hashing it as the empty key would be a silent wrong answer.
+function isDetached(buffer) {
+  let length;
+  try {
+    length = arrayBufferByteLength.call(buffer);
+  } catch {
+    return false; // a SharedArrayBuffer cannot be detached
+  }
+  if (length !== 0) return false;
+  try {
+    new Uint8Array(buffer); // throws TypeError for a detached buffer only
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+function detachedError() {
+  return new TypeError("cuckoo-wasm: the ArrayBuffer is detached (it was transferred), so it has no bytes");
 }
 
 // Validates an integer number key and splits it; throws TypeError/RangeError.
@@ -69,11 +108,20 @@ function splitBigInt(key) {
   staged.hi = Number(BigInt.asIntN(32, key >> 32n));
 }
 
-// The bytes of a binary key, or null if key is not binary.
+// The bytes of a binary key, or null if key is not binary. Throws TypeError for a detached buffer.
 export function bytesOf(key) {
-  if (key instanceof Uint8Array) return key;
-  if (ArrayBuffer.isView(key)) return new Uint8Array(key.buffer, key.byteOffset, key.byteLength);
-  if (isArrayBuffer(key)) return new Uint8Array(key);
+  if (key instanceof Uint8Array) {
+    if (key.length === 0 && isDetached(key.buffer)) throw detachedError();
+    return key;
+  }
+  if (ArrayBuffer.isView(key)) {
+    if (isDetached(key.buffer)) throw detachedError();
+    return new Uint8Array(key.buffer, key.byteOffset, key.byteLength);
+  }
+  if (isArrayBuffer(key)) {
+    if (isDetached(key)) throw detachedError();
+    return new Uint8Array(key);
+  }
   return null;
 }
 
@@ -96,8 +144,7 @@ function writeString(h, p, s) {
 // for an integer key (its halves are in `staged`). Throws TypeError/RangeError for invalid keys.
 export function stageKey(key) {
   if (typeof key === 'string') {
-    const n = key.length;
-    if (3 * n > rt.scratchCap) ensureScratch(3 * n);
+    if (3 * key.length > rt.scratchCap) return stageLongString(key);
     return writeString(heap(), rt.scratch, key);
   }
   if (typeof key === 'number') {
@@ -116,9 +163,23 @@ export function stageKey(key) {
   }
   const bytes = bytesOf(key);
   if (bytes === null) throw typeError(key);
+  return stageBytes(bytes);
+}
+
+function stageBytes(bytes) {
   if (bytes.length > rt.scratchCap) ensureScratch(bytes.length);
   heap().set(bytes, rt.scratch);
   return bytes.length;
+}
+
+// A string whose worst case (3 bytes per code unit) exceeds the scratch buffer. Up to kKeptScratch it is
+// written in place as usual; a longer one is encoded to its exact bytes first, so that a 100 MB string
+// takes 100 MB of wasm memory, not 300 (or 512, rounded up).
+function stageLongString(key) {
+  const room = 3 * key.length;
+  if (room > kKeptScratch) return stageBytes(encoder.encode(key));
+  ensureScratch(room);
+  return writeString(heap(), rt.scratch, key);
 }
 
 // Throws the TypeError/RangeError stageKey would, without writing anything (addAll checks first, so that
@@ -141,51 +202,54 @@ export function checkKey(key) {
 // Layout in wasm memory: data bytes (key i = data[off[i], off[i + 1])), n + 1 u32 offsets, n result bytes.
 // Integer keys are packed as their 8 little-endian bytes, which hash exactly like the u64 overloads.
 const kBatchKeys = 16384;
-const batch = { data: 0, dataCap: 0, offsets: 0, out: 0 }; // allocated on first use, then reused
+const kBatchData = 256 * 1024; // the data buffer's usual size; only a single longer key makes it larger
+const batch = { data: 0, dataCap: 0, offsets: 0, out: 0, busy: false }; // allocated on first use, then reused
 
+// Makes the data buffer hold at least `dataBytes` (a key that does not fit an empty buffer gets exactly
+// its size). Throws RangeError, changing nothing, if memory is short.
 function ensureBatch(dataBytes) {
   if (batch.offsets === 0) {
     batch.offsets = malloc(4 * (kBatchKeys + 1));
     batch.out = malloc(kBatchKeys);
   }
   if (batch.data === 0 || dataBytes > batch.dataCap) {
-    let cap = Math.max(batch.dataCap * 2, 256 * 1024);
-    while (cap < dataBytes) cap *= 2;
+    const cap = Math.max(dataBytes, kBatchData);
+    const ptr = malloc(cap);
     if (batch.data !== 0) free(batch.data);
-    batch.data = 0;
-    batch.dataCap = 0;
-    batch.data = malloc(cap);
+    batch.data = ptr;
     batch.dataCap = cap;
   }
 }
 
 // Packs keys[start..] into the batch buffer, as many as fit (at least one); returns how many.
 // Throws TypeError/RangeError on an invalid key.
+// Reading keys[i] can run user code (a getter, a Proxy) that grows wasm memory with a call of its own, so
+// the heap view is read afresh after it, never cached across keys.
 function pack(keys, start) {
   ensureBatch(0);
   const end = Math.min(keys.length, start + kBatchKeys);
-  let h = heap();
   const offBase = batch.offsets >>> 2;
   let pos = 0;
   let j = 0;
   rt.heap32[offBase] = 0;
   for (let i = start; i < end; i++, j++) {
-    const key = keys[i];
-    const p = batch.data + pos;
+    let key = keys[i];
+    // A long string as its exact UTF-8 bytes, so that its room is not reserved at 3 bytes per code unit.
+    if (typeof key === 'string' && 3 * key.length > kKeptScratch) key = encoder.encode(key);
     if (typeof key === 'string') {
       const room = 3 * key.length;
       if (pos + room > batch.dataCap) {
         if (j > 0) break;
         ensureBatch(room);
-        h = heap();
         pos = 0;
       }
-      pos += writeString(h, batch.data + pos, key);
+      pos += writeString(rt.heap, batch.data + pos, key);
     } else if (typeof key === 'number' || typeof key === 'bigint') {
       if (pos + 8 > batch.dataCap) break; // dataCap >= 256 KiB, so j > 0 here
       if (typeof key === 'number') splitNumber(key);
       else splitBigInt(key);
-      const q = p; // little-endian, byte by byte: p need not be 4-aligned
+      const h = rt.heap;
+      const q = batch.data + pos; // little-endian, byte by byte: q need not be 4-aligned
       h[q] = staged.lo;
       h[q + 1] = staged.lo >>> 8;
       h[q + 2] = staged.lo >>> 16;
@@ -201,10 +265,9 @@ function pack(keys, start) {
       if (pos + bytes.length > batch.dataCap) {
         if (j > 0) break;
         ensureBatch(bytes.length);
-        h = heap();
         pos = 0;
       }
-      h.set(bytes, batch.data + pos);
+      rt.heap.set(bytes, batch.data + pos);
       pos += bytes.length;
     }
     rt.heap32[offBase + j + 1] = pos;
@@ -212,28 +275,53 @@ function pack(keys, start) {
   return j;
 }
 
+// Runs a batch operation on the shared batch buffers. A batch started from inside another's key (a
+// getter or a Proxy calling addAll()/hasMany()) would overwrite the outer one's keys: it throws instead.
+// Afterwards, a data buffer grown for one huge key is given back.
+function withBatch(method, run) {
+  if (batch.busy) {
+    throw new Error(`cuckoo-wasm: ${method}() called while another addAll()/hasMany() was reading its keys`);
+  }
+  batch.busy = true;
+  try {
+    return run();
+  } finally {
+    batch.busy = false;
+    if (batch.dataCap > kBatchData) {
+      free(batch.data);
+      batch.data = 0;
+      batch.dataCap = 0;
+    }
+  }
+}
+
 // insert_many over all keys in chunks; stops at the first key that does not fit.
 // Returns the number inserted (keys[0..n) are in, keys[n] did not fit, later keys were not tried).
-export function insertAll(filter, keys) {
-  let done = 0;
-  while (done < keys.length) {
-    const m = pack(keys, done);
-    const inserted = callRawBatch(kInsertMany, filter, batch.data, batch.offsets, m) >>> 0;
-    done += inserted;
-    if (inserted < m) break;
-  }
-  return done;
+// filterAddress() gives the filter's address, or throws if it was disposed (by a key's getter, even).
+export function insertAll(filterAddress, keys) {
+  return withBatch('addAll', () => {
+    let done = 0;
+    while (done < keys.length) {
+      const m = pack(keys, done);
+      const inserted = callRawBatch(kInsertMany, filterAddress(), batch.data, batch.offsets, m) >>> 0;
+      done += inserted;
+      if (inserted < m) break;
+    }
+    return done;
+  });
 }
 
 // contains_many over all keys in chunks; out[i] = 1 if keys[i] may be in the set.
-export function containsAll(filter, keys) {
-  const out = new Uint8Array(keys.length);
-  let done = 0;
-  while (done < keys.length) {
-    const m = pack(keys, done);
-    callRawBatch(kContainsMany, filter, batch.data, batch.offsets, m, batch.out);
-    out.set(heap().subarray(batch.out, batch.out + m), done);
-    done += m;
-  }
-  return out;
+export function containsAll(filterAddress, keys) {
+  return withBatch('hasMany', () => {
+    const out = new Uint8Array(keys.length);
+    let done = 0;
+    while (done < keys.length) {
+      const m = pack(keys, done);
+      callRawBatch(kContainsMany, filterAddress(), batch.data, batch.offsets, m, batch.out);
+      out.set(rt.heap.subarray(batch.out, batch.out + m), done);
+      done += m;
+    }
+    return out;
+  });
 }

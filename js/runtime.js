@@ -185,8 +185,15 @@ function watchHeap(M) {
   }
 }
 
+// The largest request malloc can take: wasm's size_t is 32 bits, so 2^32 bytes would wrap to malloc(0),
+// which succeeds with a tiny block.
+const kMaxAlloc = 2 ** 32 - 2 ** 16;
+
 // malloc that returns an unsigned address (memory may exceed 2 GiB) and throws instead of returning 0.
 export function malloc(bytes) {
+  if (!(bytes >= 0 && bytes <= kMaxAlloc)) {
+    throw new RangeError(`cuckoo-wasm: cannot allocate ${bytes} bytes: WebAssembly memory is limited to 4 GiB`);
+  }
   const ptr = rt.M._malloc(bytes) >>> 0;
   if (ptr === 0) {
     throw new RangeError(
@@ -200,17 +207,42 @@ export function free(ptr) {
   rt.M._free(ptr);
 }
 
-// Makes the scratch buffer at least `bytes` long. It stays that size: it only grows for keys longer
-// than ~1 KiB, and one buffer per module is cheaper than an allocation per call.
+// Keys up to this many bytes share one scratch buffer, kept for the module's life (one buffer is cheaper
+// than an allocation per call).
+export const kKeptScratch = 1 << 20;
+let shrinkQueued = false;
+
+// Makes the scratch buffer at least `bytes` long; throws RangeError (changing nothing) if memory is short.
+// Up to kKeptScratch it grows by doubling and stays. A longer key gets a buffer of exactly its size, given
+// back once the current task is done (a microtask): a one-off 100 MB key must not pin 100 MB of wasm
+// memory that filters could use, and a loop over long keys still reuses one buffer.
 export function ensureScratch(bytes) {
   if (bytes <= rt.scratchCap) return;
-  let cap = rt.scratchCap * 2;
-  while (cap < bytes) cap *= 2;
+  let cap = bytes;
+  if (bytes <= kKeptScratch) {
+    cap = Math.max(rt.scratchCap, 64);
+    while (cap < bytes) cap *= 2;
+  }
   const ptr = malloc(cap);
   free(rt.scratch);
   rt.scratch = ptr;
   rt.scratchArg = ptr | 0;
   rt.scratchCap = cap;
+  if (cap > kKeptScratch && !shrinkQueued) {
+    shrinkQueued = true;
+    queueMicrotask(shrinkScratch);
+  }
+}
+
+function shrinkScratch() {
+  shrinkQueued = false;
+  if (rt.scratchCap <= kKeptScratch) return;
+  free(rt.scratch);
+  // Cannot fail in practice (a block just freed is larger); if it did, the next key allocates anew.
+  const ptr = rt.M._malloc(kInitialScratch) >>> 0;
+  rt.scratch = ptr;
+  rt.scratchArg = ptr | 0;
+  rt.scratchCap = ptr === 0 ? 0 : kInitialScratch;
 }
 
 // Error kinds recorded by wasm/factory.cpp (enum ErrorKind).

@@ -1,0 +1,134 @@
+// js-tests/hostile_keys.test.js: keys a careful user (or an attacker feeding keys) might pass that stress
+// how keys reach wasm memory: very long keys, detached buffers, look-alike objects, and arrays whose
+// getters call back into the package while a batch is being packed. None may lose a stored key, corrupt
+// wasm memory or leave the module unusable.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CuckooFilter } from '../js/index.js';
+import { rt, malloc, kKeptScratch } from '../js/runtime.js'; // internals: scratch size and the allocator
+
+const nextTask = () => new Promise((resolve) => setImmediate(resolve));
+
+// A filter holding 'k0'..'k{n-1}', and a check that every one is still there.
+async function stocked(n = 5000) {
+  const f = await CuckooFilter.create({ capacity: 2 * n });
+  for (let i = 0; i < n; i++) assert.equal(f.add(`k${i}`), true);
+  const intact = () => {
+    for (let i = 0; i < n; i++) if (!f.has(`k${i}`)) return false;
+    return true;
+  };
+  return { f, intact };
+}
+
+test('long keys hash their exact bytes, and their scratch memory is given back after the task', async () => {
+  const { f, intact } = await stocked();
+  const ascii = 'a'.repeat(8 << 20);
+  const wide = 'é'.repeat(3 << 20); // 2 UTF-8 bytes per code unit
+  const bytes = new Uint8Array(9 << 20).fill(7);
+  for (const key of [ascii, wide, bytes]) assert.equal(f.add(key), true);
+  assert.ok(rt.scratchCap > kKeptScratch, 'a long key gets a scratch buffer of its size');
+  await nextTask();
+  assert.ok(rt.scratchCap <= kKeptScratch, `scratch still ${rt.scratchCap} bytes after the task`);
+  // The same keys as bytes and in a batch: the same answers.
+  assert.equal(f.has(new TextEncoder().encode(wide)), true);
+  assert.deepEqual([...f.hasMany([ascii, wide, bytes, 'absent'.repeat(1 << 20)])], [1, 1, 1, 0]);
+  assert.equal(f.count(ascii), 1);
+  assert.ok(intact());
+  // Repeated long keys do not ratchet memory up: the module's memory stays put after the first round.
+  const memory = () => rt.heap.buffer.byteLength;
+  for (let round = 0; round < 3; round++) {
+    for (let i = 0; i < 5; i++) f.has(`${i}`.repeat(6 << 20));
+    f.hasMany([`${round}`.repeat(6 << 20)]);
+    await nextTask();
+  }
+  const settled = memory();
+  for (let round = 0; round < 5; round++) {
+    for (let i = 0; i < 5; i++) f.has(`${i}`.repeat(6 << 20));
+    f.hasMany([`${round}`.repeat(6 << 20)]);
+    await nextTask();
+  }
+  assert.equal(memory(), settled, 'wasm memory grew over rounds of long keys');
+  f.dispose();
+});
+
+test('the allocator refuses sizes wasm32 cannot express instead of wrapping them to malloc(0)', async () => {
+  await CuckooFilter.ready;
+  for (const bytes of [2 ** 32, 2 ** 32 + 16, 2 ** 40, -1, NaN]) {
+    assert.throws(() => malloc(bytes), { name: 'RangeError', message: /cannot allocate/ }, String(bytes));
+  }
+});
+
+test('a key whose ArrayBuffer was transferred is a TypeError, in single calls, batches and deserialize', async () => {
+  const { f, intact } = await stocked(100);
+  // A view (or buffer) made first, whose buffer is then transferred away.
+  const detached = (View) => {
+    const buffer = new ArrayBuffer(16);
+    const key = View === null ? buffer : new View(buffer);
+    structuredClone(buffer, { transfer: [buffer] });
+    return key;
+  };
+  const message = /the ArrayBuffer is detached/;
+  for (const make of [() => detached(Uint8Array), () => detached(DataView), () => detached(Float64Array), () => detached(null)]) {
+    for (const method of ['add', 'has', 'delete', 'count']) {
+      assert.throws(() => f[method](make()), { name: 'TypeError', message }, method);
+    }
+    assert.throws(() => f.hasMany(['k0', make()]), { name: 'TypeError', message });
+  }
+  // addAll checks every key first: a detached one far into the list means nothing is added.
+  const keys = Array.from({ length: 20000 }, (_, i) => `new${i}`);
+  keys.push(detached(Uint8Array));
+  assert.throws(() => f.addAll(keys), { name: 'TypeError', message });
+  assert.equal(f.has('new0'), false);
+  assert.throws(() => CuckooFilter.deserializeSync(detached(Uint8Array)), { name: 'TypeError', message });
+  // An empty key that is not detached is still the empty key.
+  assert.equal(f.add(new Uint8Array(0)), true);
+  assert.equal(f.has(''), true);
+  assert.ok(f.delete(new ArrayBuffer(0)));
+  assert.ok(intact());
+  f.dispose();
+});
+
+test('objects posing as an ArrayBuffer (Symbol.toStringTag) are a TypeError', async () => {
+  const f = await CuckooFilter.create({ capacity: 100 });
+  const fake = { [Symbol.toStringTag]: 'ArrayBuffer', length: 3, 0: 97, 1: 98, 2: 99 };
+  assert.throws(() => f.add(fake), { name: 'TypeError', message: /a key must be/ });
+  assert.throws(() => f.addAll([fake]), { name: 'TypeError' });
+  assert.throws(() => CuckooFilter.deserializeSync(fake), { name: 'TypeError' });
+  assert.equal(f.size, 0);
+  f.dispose();
+});
+
+test('a key getter that calls back into the package cannot corrupt a batch', async () => {
+  const { f, intact } = await stocked();
+  const other = await CuckooFilter.create({ capacity: 1000 });
+  const keys = Array.from({ length: 10 }, (_, i) => `k${i}`);
+  const withGetter = (get) => {
+    const list = keys.slice();
+    Object.defineProperty(list, 5, { get });
+    return list;
+  };
+  // A nested batch (any filter) would overwrite this one's keys: it throws instead.
+  const nested = withGetter(() => (other.hasMany(['x', 'y']), 'k5'));
+  assert.throws(() => f.hasMany(nested), { name: 'Error', message: /hasMany\(\) called while another/ });
+  assert.throws(() => other.addAll(nested), { name: 'Error', message: /while another/ });
+  assert.deepEqual([...f.hasMany(keys)], keys.map(() => 1), 'batches work again afterwards');
+  // A single call that grows wasm memory mid-batch: the batch still sees every key's bytes.
+  const grown = [];
+  const growing = withGetter(() => {
+    grown.push(new CuckooFilter({ capacity: 3_000_000 }));
+    other.add('z'.repeat(4 << 20));
+    return 'k5';
+  });
+  const fresh = await CuckooFilter.create({ capacity: 1000 });
+  assert.equal(fresh.addAll(growing), 10);
+  assert.deepEqual([...fresh.hasMany(keys)], keys.map(() => 1));
+  assert.deepEqual([...f.hasMany(growing)], keys.map(() => 1));
+  // Disposing the filter from inside its own batch: the batch stops with the disposed error.
+  const disposing = withGetter(() => (fresh.dispose(), 'k5'));
+  const target = fresh;
+  assert.throws(() => target.hasMany(disposing), { message: /after dispose\(\)/ });
+  assert.ok(intact());
+  for (const g of grown) g.dispose();
+  other.dispose();
+  f.dispose();
+});
