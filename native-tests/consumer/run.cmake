@@ -14,7 +14,9 @@ foreach(var MODE REPO WORK)
 endforeach()
 
 # Debug: this checks the build, install and link plumbing, not speed, and compiles ~3x faster than Release.
-set(common_args -DCMAKE_BUILD_TYPE=Debug)
+# The add_subdirectory consumer sets no build type at all, as many projects don't: the checkout must
+# leave it empty (the consumer's CMakeLists.txt checks).
+set(common_args)
 if(GENERATOR)
   list(APPEND common_args -G "${GENERATOR}")
 endif()
@@ -36,7 +38,7 @@ file(MAKE_DIRECTORY "${WORK}")
 set(consumer_args)
 if(MODE STREQUAL "find_package")
   set(prefix "${WORK}/prefix")
-  run(${CMAKE_COMMAND} -S "${REPO}" -B "${WORK}/cuckoo-build" ${common_args}
+  run(${CMAKE_COMMAND} -S "${REPO}" -B "${WORK}/cuckoo-build" ${common_args} -DCMAKE_BUILD_TYPE=Debug
       -DCUCKOO_BUILD_TESTS=OFF -DCUCKOO_BUILD_BENCH=OFF -DCUCKOO_BUILD_FUZZ=OFF -DCUCKOO_SANITIZE=OFF
       "-DCMAKE_INSTALL_PREFIX=${prefix}")
   run(${CMAKE_COMMAND} --build "${WORK}/cuckoo-build")
@@ -47,8 +49,8 @@ if(MODE STREQUAL "find_package")
       message(FATAL_ERROR "run.cmake: ${prefix}/include/cuckoo/${header} was not installed")
     endif()
   endforeach()
-  list(APPEND consumer_args "-DCMAKE_PREFIX_PATH=${prefix}" "-DCUCKOO_EXPECTED_PREFIX=${prefix}"
-       -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)
+  list(APPEND consumer_args -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_PREFIX_PATH=${prefix}"
+       "-DCUCKOO_EXPECTED_PREFIX=${prefix}" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)
 elseif(MODE STREQUAL "add_subdirectory")
   list(APPEND consumer_args "-DCUCKOO_SOURCE_DIR=${REPO}")
 else()
