@@ -81,7 +81,7 @@ test('options out of range are a RangeError naming the option', async () => {
     [{ capacity: 100, semiSort: true, bucketSize: 8 }, /semiSort requires bucketSize 4/],
     // Only the core can tell these: its std::invalid_argument message comes through as a RangeError.
     [{ capacity: 2n ** 40n }, /^cuckoo: capacity \d+ needs more than 2\^32 buckets$/],
-    [{ bucketCount: 2 ** 32, fingerprintBits: 32 }, /^cuckoo: capacity: a table of \d+ bytes exceeds this platform's address space$/],
+    [{ bucketCount: 2 ** 32, fingerprintBits: 32 }, /^cuckoo: a table of 4294967296 buckets \(\d+ bytes\) exceeds this platform's address space$/],
     [{ capacity: 100, fpr: 1e-12 }, /^cuckoo: fpr 1e-12 needs more than 32 fingerprint bits$/],
   ];
   for (const [options, message] of cases) {

@@ -67,8 +67,9 @@ export interface CuckooFilterOptions {
   semiSort?: boolean;
   /** Fraction of slots expected to be used at `capacity` keys, in (0, 1]; default 0.82 / 0.94 / 0.97 for
    * bucketSize 2 / 4 / 8 with fingerprints of 8 bits or more, lower for shorter ones (e.g. 0.90 for
-   * bucketSize 4 with 6 or 7 bits, 0.60 with 4). Lower values buy faster inserts near capacity with more
-   * memory. */
+   * bucketSize 4 with 6 or 7 bits, 0.60 with 4; 0.05-0.55 for bucketSize 2 below 8 bits, measured to take
+   * 16 M keys; larger filters of those widths may fill before `capacity`). Lower values buy faster inserts near capacity with more memory;
+   * values above those defaults may make `add()` fail before `capacity` keys. */
   targetLoad?: number;
   /** Advanced: the exact number of buckets, 1..2^32 (rounded up to even). Overrides `capacity` sizing. */
   bucketCount?: number | bigint;

@@ -220,4 +220,38 @@ TEST(SizingFromIntentSweep, BucketSize2AtLargeFprHoldsCapacity) {
   EXPECT_EQ(failed, 0u) << failed << " of " << tried << " filters did not take `capacity` keys:" << failures.str();
 }
 
+// An explicit short fingerprint at b = 2 (4..7 bits) still gets a target load that takes `capacity` keys.
+// The earlier targets (f = 4: 0.15, f = 6: 0.65) were measured on small tables only: a user audit found
+// Options{capacity = 4'000'000, bucket_size = 2, fingerprint_bits = 4, seed = 2} full at 1,865,627 keys
+// (load 0.070), and f = 6 failing in 1 of 10 seeds at 4 M.
+TEST(SizingFromIntentSweep, BucketSize2ExplicitShortFingerprintsHoldCapacity) {
+  std::ostringstream failures;
+  unsigned failed = 0, tried = 0;
+  std::vector<uint64_t> capacities = {1000, 100000};
+  if (test_scale() >= 0.5) capacities.push_back(4000000);  // the audit's case, only in optimised builds
+  for (unsigned f : {4u, 5u, 6u, 7u}) {
+    for (uint64_t capacity : capacities) {
+      for (uint64_t seed = 1; seed <= 3; ++seed) {
+        Options o;
+        o.capacity = capacity;
+        o.fingerprint_bits = f;
+        o.bucket_size = 2;
+        o.seed = seed;
+        CuckooFilter filter(o);
+        ++tried;
+        for (uint64_t i = 0; i < capacity; ++i) {
+          if (!filter.insert(i * 0x9E3779B97F4A7C15ull + seed)) {  // the audit's keys
+            ++failed;
+            failures << "\n  f=" << f << " capacity=" << capacity << " seed=" << seed << ": uint64 key " << i
+                     << " refused at load " << filter.load_factor() << " (target "
+                     << cuckoo::default_target_load(2, f) << ")";
+            break;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(failed, 0u) << failed << " of " << tried << " filters did not take `capacity` keys:" << failures.str();
+}
+
 }  // namespace

@@ -155,6 +155,23 @@ TEST(OptionsErrors, TargetLoad) {
     Options o = with_capacity();
     o.target_load = load;
     expect_rejected(o, "target_load");
+    // Also when bucket_count makes it unused: a bad value is a mistake either way.
+    o.bucket_count = 1000;
+    expect_rejected(o, "target_load");
+  }
+  // A tiny target load, not the capacity, is what overflows the bucket count: the message says so.
+  Options o = with_capacity();
+  o.target_load = 1e-300;
+  expect_rejected(o, "at target_load 1e-300");
+}
+
+TEST(OptionsErrors, HelpersRejectWhatResolveRejects) {
+  EXPECT_THROW(cuckoo::fingerprint_bits_for(0.01, 3), std::invalid_argument);
+  EXPECT_THROW(cuckoo::fingerprint_bits_for(0.01, 0), std::invalid_argument);
+  for (unsigned f : {0u, 3u, 33u}) {
+    Config c;
+    c.fingerprint_bits = f;
+    EXPECT_THROW(cuckoo::false_positive_bound(c), std::invalid_argument) << f;
   }
 }
 

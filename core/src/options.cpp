@@ -42,20 +42,25 @@ bool is_valid_config(const Config& c, std::string* why) {
   if (!internal::is_valid_bucket_count(c.bucket_count))
     return reject("bucket_count must be even and in 2..2^32 (got " + std::to_string(c.bucket_count) + ")");
   if (c.table_bytes() > std::numeric_limits<size_t>::max() - internal::kTablePadding - 4096)
-    return reject("capacity: a table of " + std::to_string(c.table_bytes()) +
-                  " bytes exceeds this platform's address space");
+    return reject("a table of " + std::to_string(c.bucket_count) + " buckets (" + std::to_string(c.table_bytes()) +
+                  " bytes) exceeds this platform's address space");
   return true;
 }
 
 double default_target_load(unsigned bucket_size, unsigned fingerprint_bits) {
-  // Measured fill-to-failure loads (native-tests/load_test.cpp, bench Figure 2; the lowest of several seeds
-  // on 2^16..2^23 buckets) minus a margin. Short fingerprints fill less, and less the larger the table: with
-  // 2^f - 1 fingerprint values a bucket has only that many partner buckets, so keys pile onto the same
-  // pairs (b = 2, f = 5: 0.77 on 2^16 buckets but 0.33 on 2^23). resolve() never picks these widths on its
-  // own (see min_fingerprint_bits_for_load()); they are here for callers who set fingerprint_bits.
+  // Measured fill-to-failure loads (native-tests/load_test.cpp, bench Figure 2; the lowest of several seeds)
+  // minus a margin. Short fingerprints fill less, and less the larger the table: with 2^f - 1 fingerprint
+  // values a bucket has only that many partner buckets, so keys pile onto the same pairs, and the chance
+  // that some cluster of buckets jams grows with the table. At b = 2 the lowest first-failure loads seen on
+  // 2^24 and 2^26 buckets were f = 4: 0.148, 0.122; f = 5: 0.296, 0.315; f = 6: 0.286, 0.466; f = 7: 0.707,
+  // 0.677 (f = 8: 0.862), where 2^16 buckets reach 0.43-0.86; and sized for 16 M keys with targets of 0.20,
+  // f = 5 and 6 still jammed at loads 0.126 and 0.18 in 1 of 8 seeds. The b = 2 targets below took 4 M and
+  // 16 M keys in 8 of 8 seeds for every f; beyond that, these short widths may refuse keys before
+  // `capacity`: no fixed target is safe at every size. resolve() never picks them on its own (see
+  // min_fingerprint_bits_for_load()); they are here for callers who set fingerprint_bits.
   const unsigned f = fingerprint_bits;
   switch (bucket_size) {
-    case 2: return f == 4 ? 0.15 : f == 5 ? 0.25 : f == 6 ? 0.65 : f == 7 ? 0.78 : 0.82;
+    case 2: return f == 4 ? 0.05 : f == 5 ? 0.10 : f == 6 ? 0.12 : f == 7 ? 0.55 : 0.82;
     case 8: return f == 4 ? 0.85 : f == 5 ? 0.92 : f <= 7 ? 0.95 : 0.97;
     default: return f == 4 ? 0.60 : f == 5 ? 0.85 : f <= 7 ? 0.90 : 0.94;
   }
@@ -73,6 +78,8 @@ unsigned min_fingerprint_bits_for_load(unsigned bucket_size) {
 }
 
 unsigned fingerprint_bits_for(double fpr, unsigned bucket_size) {
+  if (bucket_size != 2 && bucket_size != 4 && bucket_size != 8)
+    fail("bucket_size must be 2, 4 or 8 (got " + std::to_string(bucket_size) + ")");
   if (!(fpr > 0.0 && fpr < 1.0)) fail("fpr must be in (0, 1) (got " + show(fpr) + ")");
   for (unsigned f = kMinFingerprintBits; f <= kMaxFingerprintBits; ++f) {
     if (2.0 * bucket_size / (std::ldexp(1.0, static_cast<int>(f)) - 1.0) <= fpr) return f;
@@ -100,6 +107,9 @@ Config resolve(const Options& o) {
                                   min_fingerprint_bits_for_load(o.bucket_size));
   }
 
+  // Checked even when bucket_count makes it unused: a NaN or 5 is a mistake either way.
+  if (o.target_load != 0.0 && !(o.target_load > 0.0 && o.target_load <= 1.0))
+    fail("target_load must be in (0, 1] (got " + show(o.target_load) + ")");
   if (o.bucket_count != 0) {
     if (o.bucket_count > kMaxBucketCount) fail("bucket_count must be at most 2^32");
     c.bucket_count = o.bucket_count < 2 ? 2 : o.bucket_count + (o.bucket_count & 1);
@@ -107,17 +117,19 @@ Config resolve(const Options& o) {
     if (o.capacity == 0) fail("capacity must be at least 1");
     const double load =
         o.target_load == 0.0 ? default_target_load(o.bucket_size, c.fingerprint_bits) : o.target_load;
-    if (!(load > 0.0 && load <= 1.0)) fail("target_load must be in (0, 1] (got " + show(load) + ")");
+    // Name target_load when the user set it: a tiny one, not the capacity, is then what overflows.
+    const std::string too_many = "capacity " + std::to_string(o.capacity) +
+                                 (o.target_load == 0.0 ? "" : " at target_load " + show(o.target_load)) +
+                                 " needs more than 2^32 buckets";
     double buckets = std::ceil(static_cast<double>(o.capacity) / (o.bucket_size * load));
     // The load a table fills to before the first failure varies more the smaller the table (its spread
     // shrinks like 1/sqrt(buckets)), so add 2 sqrt(buckets) of slack: tiny filters always take their
     // capacity, and from 10^6 items on the slack is under 0.5% of the memory.
     buckets += std::ceil(2.0 * std::sqrt(buckets));
-    if (buckets > static_cast<double>(kMaxBucketCount))
-      fail("capacity " + std::to_string(o.capacity) + " needs more than 2^32 buckets");
+    if (buckets > static_cast<double>(kMaxBucketCount)) fail(too_many);
     uint64_t n = static_cast<uint64_t>(buckets);
     n = n < 2 ? 2 : n + (n & 1);
-    if (n > kMaxBucketCount) fail("capacity " + std::to_string(o.capacity) + " needs more than 2^32 buckets");
+    if (n > kMaxBucketCount) fail(too_many);
     c.bucket_count = n;
   }
 
@@ -127,6 +139,8 @@ Config resolve(const Options& o) {
 }
 
 double false_positive_bound(const Config& c) {
+  if (c.fingerprint_bits < kMinFingerprintBits || c.fingerprint_bits > kMaxFingerprintBits)
+    fail("fingerprint_bits must be in 4..32 (got " + std::to_string(c.fingerprint_bits) + ")");
   const double per_entry = 1.0 / (std::ldexp(1.0, static_cast<int>(c.fingerprint_bits)) - 1.0);
   return 1.0 - std::pow(1.0 - per_entry, 2.0 * c.bucket_size);
 }

@@ -29,7 +29,8 @@ struct Options {
   unsigned fingerprint_bits = 0;
   // Entries per bucket: 2, 4 or 8.
   unsigned bucket_size = 4;
-  // Relocations tried before an insert gives up and parks the last victim (paper: 500).
+  // Relocations tried before an insert gives up and parks the last victim (paper: 500); at most 2^20.
+  // Very few (0, 1, ...) make the filter report full well before `capacity`.
   unsigned max_kicks = kDefaultMaxKicks;
   // Seeds the key hash and the relocation random walk. Same keys + options + seed = same bytes.
   uint64_t seed = 0;
@@ -70,6 +71,9 @@ bool is_valid_config(const Config& config, std::string* why = nullptr);
 // Default target load for a bucket size and fingerprint width: a little under the loads measured at the
 // first failure (paper: b=2: 84%, b=4: 95%, b=8: 98%; much less for short fingerprints on large tables), so
 // that `capacity` distinct items always fit. resolve() adds 2 sqrt(buckets) of slack for small tables.
+// For fingerprints shorter than min_fingerprint_bits_for_load() (only by explicit fingerprint_bits) the
+// targets are low (b=2: 0.05 at f=4 to 0.55 at f=7) and were measured to take 16 M keys; larger tables of
+// those widths may refuse inserts before `capacity`.
 double default_target_load(unsigned bucket_size, unsigned fingerprint_bits = 12);
 
 // Shortest fingerprint resolve() picks from an fpr (b=2: 8, b=4: 6, b=8: 5 bits): shorter ones jam large
@@ -77,14 +81,17 @@ double default_target_load(unsigned bucket_size, unsigned fingerprint_bits = 12)
 unsigned min_fingerprint_bits_for_load(unsigned bucket_size);
 
 // Smallest fingerprint that keeps the false-positive bound 2b / (2^f - 1) at or below fpr (4..32).
-// Throws std::invalid_argument if fpr is outside (0, 1) or needs more than 32 bits.
+// Throws std::invalid_argument if bucket_size is not 2, 4 or 8, fpr is outside (0, 1) or needs more
+// than 32 bits.
 unsigned fingerprint_bits_for(double fpr, unsigned bucket_size);
 
 // Options -> Config. Throws std::invalid_argument naming the option on impossible input
-// (bucket_size 3, fingerprint_bits 0 or 40, capacity 0, fpr outside (0,1), sizes that overflow, ...).
+// (bucket_size 3, fingerprint_bits 3 or 40, capacity 0, fpr outside (0,1), target_load outside (0,1],
+// sizes that overflow, ...). fingerprint_bits 0 and fpr 0 mean "unset".
 Config resolve(const Options& options);
 
 // Upper bound of the false-positive rate of a full filter with this Config: 1 - (1 - 1/(2^f-1))^(2b).
+// Throws std::invalid_argument if fingerprint_bits is outside 4..32.
 double false_positive_bound(const Config& config);
 
 }  // namespace cuckoo
