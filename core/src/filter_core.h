@@ -162,10 +162,11 @@ class CuckooCore final : public FilterCore {
     contains_keys(n, out, [&](size_t i) { return hash_bytes(keys[i].data(), keys[i].size(), config_.seed); });
   }
 
+  // Back to the state of a new filter with this configuration, kick generator included, so that the
+  // same inserts after clear() write the same bytes as into a fresh filter.
   void clear() override {
     table_.clear();
-    size_ = 0;
-    victim_ = Victim{};
+    restore_state(0, Victim{}, initial_rng_state(config_.seed));
   }
 
   const uint8_t* table_data() const override { return table_.data(); }

@@ -2,6 +2,8 @@
 //
 // Keys are bytes (std::string_view, or pointer + length) or 64-bit integers (hashed as their 8
 // little-endian bytes, so insert(uint64_t{7}) and insert of the bytes 07 00 00 00 00 00 00 00 agree).
+// Any integer type converts to uint64_t: insert('a') is the integer 97, not the string "a", and
+// insert(-1) is 2^64 - 1. Pass std::string_view("a") for text.
 // How a key becomes a bucket index and a fingerprint is frozen and specified in docs/hashing.md.
 //
 // Thread safety: const member functions (contains, count, contains_many, serialize, ...) may run from
@@ -29,6 +31,8 @@ class CuckooFilter {
   explicit CuckooFilter(const Config& config);
   CuckooFilter(const CuckooFilter& other);
   CuckooFilter& operator=(const CuckooFilter& other);
+  // Moves are O(1) and leave `other` empty of any table: a moved-from filter may only be assigned to or
+  // destroyed (any other call on it is undefined behaviour, as for a moved-from std::unique_ptr's target).
   CuckooFilter(CuckooFilter&& other) noexcept;
   CuckooFilter& operator=(CuckooFilter&& other) noexcept;
   ~CuckooFilter();
@@ -66,7 +70,8 @@ class CuckooFilter {
   void contains_many(const uint64_t* keys, size_t n, uint8_t* out) const;
   void contains_many(const std::string_view* keys, size_t n, uint8_t* out) const;
 
-  // Removes everything; keeps the configuration and the memory.
+  // Removes everything; keeps the configuration and the memory. Afterwards the filter is as if new
+  // (the relocation walk restarts too): the same inserts give the same bytes as in a fresh filter.
   void clear();
 
   uint64_t size() const;              // items stored (including a parked victim)
