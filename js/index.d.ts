@@ -58,7 +58,8 @@ export interface CuckooFilterOptions {
   fingerprintBits?: number;
   /** Entries per bucket: 2, 4 (default) or 8. */
   bucketSize?: 2 | 4 | 8;
-  /** Relocations tried before an insert gives up and reports full, 0..2^20 (default 500, as in the paper). */
+  /** Relocations tried before an insert gives up and reports full, 0..2^20 (default 500, as in the paper).
+   * Very few (0, 1, ...) make the filter report full well before `capacity`. */
   maxKicks?: number;
   /** Seeds the key hash and the relocation walk: 0..2^53-1 as a number, 0..2^64-1 as a bigint (default 0).
    * Same keys + options + seed + operation order = the same bytes, natively and in WebAssembly. */
@@ -140,6 +141,9 @@ export declare class CuckooFilter {
    * Adds one copy of `key`.
    * @returns `true` if the key is now stored; `false` if the filter is full, in which case nothing changed
    *   and nothing already stored was lost (the filter stays full until a `delete()` makes room).
+   *   A key's copies all live in its two buckets, so at most `2 * bucketSize` copies fit (8 at the default
+   *   bucket size): adding one more makes the whole filter report full. If keys may repeat, check
+   *   `has(key)` first.
    * @throws {TypeError} / {RangeError} for an invalid key (see {@link Key}).
    */
   add(key: Key): boolean;
@@ -192,7 +196,10 @@ export declare class CuckooFilter {
   /**
    * @returns the filter in the portable binary format (docs/format.md): a 56-byte header, the packed
    *   table, an 8-byte checksum; `byteLength` bytes, identical to what native C++ writes for the same
-   *   filter. A fresh copy, independent of the filter.
+   *   filter. A fresh copy, independent of the filter. It is written in WebAssembly memory first, so it
+   *   needs `byteLength` bytes free there (with 4 GiB in all, filters above ~2 GB cannot be serialized; nor
+   *   can `deserialize` load one, as it holds the input and the table at once).
+   * @throws {RangeError} if WebAssembly memory has no room for the copy.
    */
   serialize(): Uint8Array;
 
