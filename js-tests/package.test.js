@@ -292,6 +292,10 @@ void (() => escaped.add(null));
 void (() => CuckooFilter.deserialize('bytes'));
 // @ts-expect-error properties are read-only
 void (() => { escaped.size = 3; });
+// @ts-expect-error a string is one key, not a batch of its characters
+void (() => escaped.addAll('abc'));
+// @ts-expect-error a string is one key, not a batch of its characters
+void (() => escaped.hasMany('abc'));
 // @ts-expect-error serialize() returns a Uint8Array, not a string
 void ((): string => escaped.serialize());
 console.log('typed consumer ok');

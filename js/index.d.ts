@@ -77,6 +77,12 @@ export interface CuckooFilterOptions {
 }
 
 /**
+ * A batch of keys: any iterable of {@link Key}s except a string (which is iterable, but is one key: the
+ * batch calls reject it at run time, and this makes it a type error too).
+ */
+export type NotAString<T> = T extends string ? never : T;
+
+/**
  * A cuckoo filter living in WebAssembly memory.
  *
  * Each filter owns memory outside the JS heap: call {@link CuckooFilter.dispose} (or use `using`) when done.
@@ -180,7 +186,7 @@ export declare class CuckooFilter {
    * @throws {TypeError} if `keys` is not iterable or a key has the wrong type; {RangeError} for an integer
    *   key out of range.
    */
-  addAll(keys: Iterable<Key>): number;
+  addAll<T extends Iterable<Key>>(keys: NotAString<T>): number;
 
   /**
    * Looks up keys in batches (as {@link CuckooFilter.addAll}).
@@ -188,7 +194,7 @@ export declare class CuckooFilter {
    * @returns one byte per key, in order: 1 if the key may be in the set, else 0.
    * @throws {TypeError} / {RangeError} for an invalid key (no partial result).
    */
-  hasMany(keys: Iterable<Key>): Uint8Array;
+  hasMany<T extends Iterable<Key>>(keys: NotAString<T>): Uint8Array;
 
   /** Removes every key; keeps the configuration and the memory. */
   clear(): void;
