@@ -53,6 +53,19 @@ std::vector<uint64_t> bucket_counts_under_test() {
 
 const unsigned kWidths[] = {4, 5, 8, 12, 13, 16, 17, 31, 32};
 
+// hash_bytes splits off keys over 240 bytes (XXH3's long-input path, kept out of line): every length
+// across XXH3's size classes (0-16, 17-128, 129-240, 241+) and their edges still hashes exactly as XXH3.
+TEST(HashBytes, EveryLengthMatchesXxh3) {
+  std::mt19937_64 rng(7);
+  std::vector<unsigned char> bytes(2048);
+  for (auto& b : bytes) b = static_cast<unsigned char>(rng());
+  for (size_t len = 0; len <= bytes.size(); len += (len < 300 ? 1 : 37)) {
+    const uint64_t seed = rng();
+    EXPECT_EQ(cuckoo::internal::hash_bytes(bytes.data(), len, seed), XXH3_64bits_withSeed(bytes.data(), len, seed))
+        << len;
+  }
+}
+
 TEST(HashSpec, IndexFingerprintAndAltIndexProperties) {
   std::mt19937_64 rng(42);
   const size_t per_shape = scaled(4000, 200);

@@ -22,6 +22,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "bits.h"
+
 #ifndef XXH_INLINE_ALL
 #define XXH_INLINE_ALL
 #endif
@@ -29,7 +31,15 @@
 
 namespace cuckoo::internal {
 
+// Keys over XXH3_MIDSIZE_MAX (240) bytes take XXH3's long-input path (stripe loops over the secret).
+// It stays out of line: CUCKOO_FLATTEN would otherwise copy it into every specialised insert and lookup
+// loop, which made up much of the WASM binary, for keys that are rare and costly to hash anyway.
+CUCKOO_NOINLINE inline uint64_t hash_long_bytes(const void* data, size_t size, uint64_t seed) {
+  return XXH3_64bits_withSeed(data, size, seed);
+}
+
 inline uint64_t hash_bytes(const void* data, size_t size, uint64_t seed) {
+  if (size > XXH3_MIDSIZE_MAX) return hash_long_bytes(data, size, seed);
   return XXH3_64bits_withSeed(data, size, seed);
 }
 
