@@ -223,32 +223,54 @@ function ensureBatch(dataBytes) {
 
 // Packs keys[start..] into the batch buffer, as many as fit (at least one); returns how many.
 // Throws TypeError/RangeError on an invalid key.
-// Reading keys[i] can run user code (a getter, a Proxy) that grows wasm memory with a call of its own, so
-// the heap view is read afresh after it, never cached across keys.
+// Reading keys[i] can run user code (a getter, a Proxy) that grows wasm memory with a call of its own,
+// detaching the heap view this loop writes through (writes to it would be silently dropped). Re-reading the
+// view per key costs ~10% of hasMany(), so the loop keeps it and pack() checks once at the end, packing
+// the chunk again with the current view if memory grew meanwhile.
+let packedHeap = null; // the view packInto() last wrote through
+
 function pack(keys, start) {
+  const j = packInto(keys, start);
+  if (packedHeap === rt.heap) return j;
+  const again = packInto(keys, start);
+  if (packedHeap === rt.heap) return again;
+  throw new Error('cuckoo-wasm: WebAssembly memory kept growing while a batch read its keys (a key getter calling the package?)');
+}
+
+function packInto(keys, start) {
   ensureBatch(0);
   const end = Math.min(keys.length, start + kBatchKeys);
+  let h = rt.heap;
   const offBase = batch.offsets >>> 2;
   let pos = 0;
   let j = 0;
   rt.heap32[offBase] = 0;
   for (let i = start; i < end; i++, j++) {
-    let key = keys[i];
-    // A long string as its exact UTF-8 bytes, so that its room is not reserved at 3 bytes per code unit.
-    if (typeof key === 'string' && 3 * key.length > kKeptScratch) key = encoder.encode(key);
+    const key = keys[i];
     if (typeof key === 'string') {
       const room = 3 * key.length;
       if (pos + room > batch.dataCap) {
         if (j > 0) break;
+        // Alone in the buffer: make room for it. A long string goes in as its exact UTF-8 bytes, so that
+        // it is not allotted 3 bytes per code unit.
+        if (room > kKeptScratch) {
+          const bytes = encoder.encode(key);
+          ensureBatch(bytes.length);
+          h = rt.heap;
+          h.set(bytes, batch.data);
+          pos = bytes.length;
+          rt.heap32[offBase + 1] = pos;
+          continue;
+        }
         ensureBatch(room);
+        h = rt.heap;
         pos = 0;
       }
-      pos += writeString(rt.heap, batch.data + pos, key);
+      pos += writeString(h, batch.data + pos, key);
     } else if (typeof key === 'number' || typeof key === 'bigint') {
       if (pos + 8 > batch.dataCap) break; // dataCap >= 256 KiB, so j > 0 here
       if (typeof key === 'number') splitNumber(key);
       else splitBigInt(key);
-      const h = rt.heap;
       const q = batch.data + pos; // little-endian, byte by byte: q need not be 4-aligned
       h[q] = staged.lo;
       h[q + 1] = staged.lo >>> 8;
@@ -265,13 +287,15 @@ function pack(keys, start) {
       if (pos + bytes.length > batch.dataCap) {
         if (j > 0) break;
         ensureBatch(bytes.length);
+        h = rt.heap;
         pos = 0;
       }
-      rt.heap.set(bytes, batch.data + pos);
+      h.set(bytes, batch.data + pos);
       pos += bytes.length;
     }
     rt.heap32[offBase + j + 1] = pos;
   }
+  packedHeap = h;
   return j;
 }
 
