@@ -88,6 +88,26 @@ test('a key whose ArrayBuffer was transferred is a TypeError, in single calls, b
   f.dispose();
 });
 
+test('a Uint8Array whose length lies (subclass or own property) is hashed by its real bytes', async () => {
+  const { f, intact } = await stocked();
+  class Short extends Uint8Array {
+    get length() {
+      return 0;
+    }
+  }
+  const liar = new Short(200000).fill(3);
+  const shadowed = new Uint8Array(200000).fill(4);
+  Object.defineProperty(shadowed, 'length', { value: 1 });
+  for (const key of [liar, shadowed]) {
+    assert.equal(f.add(key), true);
+    assert.equal(f.has(new Uint8Array(key.buffer)), true, 'the same bytes, honest length');
+    assert.deepEqual([...f.hasMany([key, 'k1'])], [1, 1]);
+  }
+  assert.equal(f.addAll([liar, shadowed]), 2);
+  assert.ok(intact(), 'no key lost: nothing was written past the scratch buffer');
+  f.dispose();
+});
+
 test('objects posing as an ArrayBuffer (Symbol.toStringTag) are a TypeError', async () => {
   const f = await CuckooFilter.create({ capacity: 100 });
   const fake = { [Symbol.toStringTag]: 'ArrayBuffer', length: 3, 0: 97, 1: 98, 2: 99 };
@@ -123,6 +143,19 @@ test('a key getter that calls back into the package cannot corrupt a batch', asy
   assert.equal(fresh.addAll(growing), 10);
   assert.deepEqual([...fresh.hasMany(keys)], keys.map(() => 1));
   assert.deepEqual([...f.hasMany(growing)], keys.map(() => 1));
+  // A getter that grows memory on each of its first three reads (each repack reads it again): still
+  // every key's bytes. A filter of memory/4 keys takes ~40% of the memory, past the glue's 20% headroom.
+  let reads = 0;
+  const everyRead = withGetter(() => {
+    if (reads++ < 3) {
+      const before = rt.heap.buffer.byteLength;
+      grown.push(new CuckooFilter({ capacity: Math.ceil(before / 4) }));
+      assert.ok(rt.heap.buffer.byteLength > before, 'the getter grew memory');
+    }
+    return 'k5';
+  });
+  assert.deepEqual([...f.hasMany(everyRead)], keys.map(() => 1));
+  assert.ok(reads >= 3);
   // Disposing the filter from inside its own batch: the batch stops with the disposed error.
   const disposing = withGetter(() => (fresh.dispose(), 'k5'));
   const target = fresh;

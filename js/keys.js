@@ -108,11 +108,23 @@ function splitBigInt(key) {
   staged.hi = Number(BigInt.asIntN(32, key >> 32n));
 }
 
+// The typed arrays' own getters: a subclass (or an instance property) may redefine `length`, but the copy
+// into wasm memory (TypedArray.prototype.set) uses the real one, so sizing by a lying `length` would write
+// past the buffer sized for it.
+const typedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
+const intrinsicGetter = (name) => Object.getOwnPropertyDescriptor(typedArrayPrototype, name).get;
+const typedArrayLength = intrinsicGetter('length');
+const typedArrayBuffer = intrinsicGetter('buffer');
+const typedArrayByteOffset = intrinsicGetter('byteOffset');
+
 // The bytes of a binary key, or null if key is not binary. Throws TypeError for a detached buffer.
+// The result's `length` is always its true length.
 export function bytesOf(key) {
   if (key instanceof Uint8Array) {
-    if (key.length === 0 && isDetached(key.buffer)) throw detachedError();
-    return key;
+    const n = typedArrayLength.call(key);
+    if (n === 0 && isDetached(typedArrayBuffer.call(key))) throw detachedError();
+    if (key.length === n) return key;
+    return new Uint8Array(typedArrayBuffer.call(key), typedArrayByteOffset.call(key), n);
   }
   if (ArrayBuffer.isView(key)) {
     if (isDetached(key.buffer)) throw detachedError();
@@ -226,15 +238,15 @@ function ensureBatch(dataBytes) {
 // Reading keys[i] can run user code (a getter, a Proxy) that grows wasm memory with a call of its own,
 // detaching the heap view this loop writes through (writes to it would be silently dropped). Re-reading the
 // view per key costs ~10% of hasMany(), so the loop keeps it and pack() checks once at the end, packing
-// the chunk again with the current view if memory grew meanwhile.
+// the chunk again with the current view until memory stayed put (it only grows, so this ends; such a
+// getter runs once more per repack).
 let packedHeap = null; // the view packInto() last wrote through
 
 function pack(keys, start) {
-  const j = packInto(keys, start);
-  if (packedHeap === rt.heap) return j;
-  const again = packInto(keys, start);
-  if (packedHeap === rt.heap) return again;
-  throw new Error('cuckoo-wasm: WebAssembly memory kept growing while a batch read its keys (a key getter calling the package?)');
+  for (;;) {
+    const j = packInto(keys, start);
+    if (packedHeap === rt.heap) return j;
+  }
 }
 
 function packInto(keys, start) {
