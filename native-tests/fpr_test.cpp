@@ -45,6 +45,15 @@ uint64_t key(uint64_t stream, uint64_t i) {
   return z ^ (z >> 31);
 }
 
+// Inserts key_of(0), key_of(1), ... until `capacity` keys are in; returns the index of the first key the
+// filter refused, or `capacity` if all fit (options.h promises they do for a filter sized for capacity).
+template <class KeyOf>
+uint64_t first_refused(CuckooFilter& filter, uint64_t capacity, KeyOf key_of) {
+  for (uint64_t i = 0; i < capacity; ++i)
+    if (!filter.insert(key_of(i))) return i;
+  return capacity;
+}
+
 // False positives among n keys never inserted (stream 1), via the batch lookup.
 uint64_t false_positives(const CuckooFilter& filter, uint64_t n) {
   uint64_t hits = 0;
@@ -165,14 +174,10 @@ TEST(SizingFromIntentSweep, SmallCapacitiesAlwaysFit) {
         o.seed = seed;
         CuckooFilter filter(o);
         ++tried;
-        for (uint64_t i = 0; i < capacity; ++i) {
-          if (!filter.insert(key(seed + 2, i))) {
-            if (failed++ - failed_before < 4)  // the first few of each bucket size
-              failures << "\n  b=" << b << " capacity=" << capacity << " seed=" << seed << ": key " << i
-                       << " refused (" << filter.bucket_count() << " buckets, " << filter.slot_count() << " slots)";
-            break;
-          }
-        }
+        const uint64_t i = first_refused(filter, capacity, [&](uint64_t k) { return key(seed + 2, k); });
+        if (i < capacity && failed++ - failed_before < 4)  // the first few of each bucket size
+          failures << "\n  b=" << b << " capacity=" << capacity << " seed=" << seed << ": key " << i
+                   << " refused (" << filter.bucket_count() << " buckets, " << filter.slot_count() << " slots)";
       }
     }
     per_bucket_size << " b=" << b << ": " << failed - failed_before << "/" << tried - tried_before << ";";
@@ -205,14 +210,12 @@ TEST(SizingFromIntentSweep, BucketSize2AtLargeFprHoldsCapacity) {
         o.seed = seed;
         CuckooFilter filter(o);
         ++tried;
-        for (uint64_t i = 0; i < capacity; ++i) {
-          if (!filter.insert(i)) {
-            ++failed;
-            failures << "\n  fpr=" << fpr << " (f=" << filter.config().fingerprint_bits << ") capacity=" << capacity
-                     << " seed=" << seed << ": uint64 key " << i << " refused at load " << filter.load_factor()
-                     << " (target " << cuckoo::default_target_load(2, filter.config().fingerprint_bits) << ")";
-            break;
-          }
+        const uint64_t i = first_refused(filter, capacity, [](uint64_t k) { return k; });
+        if (i < capacity) {
+          ++failed;
+          failures << "\n  fpr=" << fpr << " (f=" << filter.config().fingerprint_bits << ") capacity=" << capacity
+                   << " seed=" << seed << ": uint64 key " << i << " refused at load " << filter.load_factor()
+                   << " (target " << cuckoo::default_target_load(2, filter.config().fingerprint_bits) << ")";
         }
       }
     }
@@ -239,14 +242,13 @@ TEST(SizingFromIntentSweep, BucketSize2ExplicitShortFingerprintsHoldCapacity) {
         o.seed = seed;
         CuckooFilter filter(o);
         ++tried;
-        for (uint64_t i = 0; i < capacity; ++i) {
-          if (!filter.insert(i * 0x9E3779B97F4A7C15ull + seed)) {  // the audit's keys
-            ++failed;
-            failures << "\n  f=" << f << " capacity=" << capacity << " seed=" << seed << ": uint64 key " << i
-                     << " refused at load " << filter.load_factor() << " (target "
-                     << cuckoo::default_target_load(2, f) << ")";
-            break;
-          }
+        // The audit's keys.
+        const uint64_t i = first_refused(filter, capacity, [&](uint64_t k) { return k * 0x9E3779B97F4A7C15ull + seed; });
+        if (i < capacity) {
+          ++failed;
+          failures << "\n  f=" << f << " capacity=" << capacity << " seed=" << seed << ": uint64 key " << i
+                   << " refused at load " << filter.load_factor() << " (target " << cuckoo::default_target_load(2, f)
+                   << ")";
         }
       }
     }

@@ -17,6 +17,10 @@ namespace {
 constexpr unsigned kMaxMaxKicks = 1u << 20;  // beyond this a full filter's insert would take seconds
 [[noreturn]] void fail(const std::string& message) { throw std::invalid_argument("cuckoo: " + message); }
 
+void require_bucket_size(unsigned b) {
+  if (b != 2 && b != 4 && b != 8) fail("bucket_size must be 2, 4 or 8 (got " + std::to_string(b) + ")");
+}
+
 // A double as a user would write it: std::to_string prints fixed 6 decimals, so fpr 1e-12 read "0.000000".
 std::string show(double value) {
   char text[32];
@@ -78,8 +82,7 @@ unsigned min_fingerprint_bits_for_load(unsigned bucket_size) {
 }
 
 unsigned fingerprint_bits_for(double fpr, unsigned bucket_size) {
-  if (bucket_size != 2 && bucket_size != 4 && bucket_size != 8)
-    fail("bucket_size must be 2, 4 or 8 (got " + std::to_string(bucket_size) + ")");
+  require_bucket_size(bucket_size);
   if (!(fpr > 0.0 && fpr < 1.0)) fail("fpr must be in (0, 1) (got " + show(fpr) + ")");
   for (unsigned f = kMinFingerprintBits; f <= kMaxFingerprintBits; ++f) {
     if (2.0 * bucket_size / (std::ldexp(1.0, static_cast<int>(f)) - 1.0) <= fpr) return f;
@@ -95,8 +98,7 @@ Config resolve(const Options& o) {
   c.seed = o.seed;
   c.huge_pages = o.huge_pages;
 
-  if (o.bucket_size != 2 && o.bucket_size != 4 && o.bucket_size != 8)
-    fail("bucket_size must be 2, 4 or 8 (got " + std::to_string(o.bucket_size) + ")");
+  require_bucket_size(o.bucket_size);
   if (o.fpr != 0.0 && o.fingerprint_bits != 0) fail("set either fpr or fingerprint_bits, not both");
   if (o.fingerprint_bits != 0) {
     c.fingerprint_bits = o.fingerprint_bits;
@@ -118,18 +120,19 @@ Config resolve(const Options& o) {
     const double load =
         o.target_load == 0.0 ? default_target_load(o.bucket_size, c.fingerprint_bits) : o.target_load;
     // Name target_load when the user set it: a tiny one, not the capacity, is then what overflows.
-    const std::string too_many = "capacity " + std::to_string(o.capacity) +
-                                 (o.target_load == 0.0 ? "" : " at target_load " + show(o.target_load)) +
-                                 " needs more than 2^32 buckets";
+    auto too_many = [&] {
+      return "capacity " + std::to_string(o.capacity) +
+             (o.target_load == 0.0 ? "" : " at target_load " + show(o.target_load)) + " needs more than 2^32 buckets";
+    };
     double buckets = std::ceil(static_cast<double>(o.capacity) / (o.bucket_size * load));
     // The load a table fills to before the first failure varies more the smaller the table (its spread
     // shrinks like 1/sqrt(buckets)), so add 2 sqrt(buckets) of slack: tiny filters always take their
     // capacity, and from 10^6 items on the slack is under 0.5% of the memory.
     buckets += std::ceil(2.0 * std::sqrt(buckets));
-    if (buckets > static_cast<double>(kMaxBucketCount)) fail(too_many);
+    if (buckets > static_cast<double>(kMaxBucketCount)) fail(too_many());
     uint64_t n = static_cast<uint64_t>(buckets);
     n = n < 2 ? 2 : n + (n & 1);
-    if (n > kMaxBucketCount) fail(too_many);
+    if (n > kMaxBucketCount) fail(too_many());
     c.bucket_count = n;
   }
 
