@@ -4,6 +4,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CuckooFilter } from '../js/index.js';
+import { rt } from '../js/runtime.js'; // internals: to check that memory really grew
+
+// Grows wasm memory (which replaces the views the key staging writes through) and checks that it did. A
+// filter of memory/4 keys takes ~40% of the memory; freed space left by earlier tests may hold one or two.
+// Returns the filters to dispose.
+function growMemory() {
+  const before = rt.heap.buffer.byteLength;
+  const filters = [];
+  while (rt.heap.buffer.byteLength === before && filters.length < 4) {
+    filters.push(new CuckooFilter({ capacity: Math.ceil(before / 4) }));
+  }
+  assert.ok(rt.heap.buffer.byteLength > before, 'wasm memory grew');
+  return filters;
+}
 
 const options = { capacity: 1000, seed: 11 };
 
@@ -147,11 +161,58 @@ test('mixed key types in one hot loop (V8 11.3 JS-to-Wasm inlining crash regress
 test('memory growth between calls does not lose key bytes', async () => {
   const f = await CuckooFilter.create({ capacity: 1000 });
   f.add('before-growth');
-  const grown = [];
-  for (let i = 0; i < 4; i++) grown.push(await CuckooFilter.create({ capacity: 2_000_000 })); // grows the heap
+  const grown = growMemory();
   assert.equal(f.has('before-growth'), true);
   assert.equal(f.add('after-growth'), true);
   assert.equal(f.has('after-growth'), true);
   for (const g of grown) g.dispose();
   f.dispose();
+});
+
+// Strings up to 16 characters (24 in batches) are copied by a loop, longer or non-ASCII ones by
+// TextEncoder.encodeInto (js/keys.js): every length on both sides of those switches, single and batched,
+// must hash exactly the string's UTF-8 bytes.
+test('strings of every length, ASCII or not, hash as their UTF-8 bytes, single and batched', async () => {
+  const utf8 = new TextEncoder();
+  const flat = (s) => JSON.parse(JSON.stringify(s)); // a flat string, where concatenation makes a rope
+  const strings = [];
+  for (let n = 0; n <= 70; n++) {
+    const ascii = Array.from({ length: n }, (_, i) => String.fromCharCode(33 + ((i * 7 + n) % 90))).join('');
+    strings.push(ascii, flat(ascii));
+    if (n > 0) {
+      strings.push('é' + ascii.slice(1), ascii.slice(1) + '\u0800', ascii.slice(1) + '\ud800');
+      strings.push(ascii.slice(0, n - 1) + '\u007f', ascii.slice(0, n - 1) + '\u0080');
+    }
+  }
+  const single = await CuckooFilter.create({ capacity: 2 * strings.length, seed: 9 });
+  const bytes = await CuckooFilter.create({ capacity: 2 * strings.length, seed: 9 });
+  const batched = await CuckooFilter.create({ capacity: 2 * strings.length, seed: 9 });
+  for (const s of strings) {
+    assert.equal(single.add(s), true);
+    assert.equal(bytes.add(utf8.encode(s)), true);
+    assert.equal(single.count(s), bytes.count(utf8.encode(s)), JSON.stringify(s));
+  }
+  assert.equal(batched.addAll(strings), strings.length);
+  assert.deepEqual(single.serialize(), bytes.serialize());
+  assert.deepEqual(batched.serialize(), bytes.serialize());
+  assert.deepEqual([...batched.hasMany(strings.map((s) => utf8.encode(s)))], strings.map(() => 1));
+  for (const f of [single, bytes, batched]) f.dispose();
+});
+
+test('memory growth between calls: long strings and bigints still hash their own bytes', async () => {
+  const utf8 = new TextEncoder();
+  const long = `https://example.com/${'path/'.repeat(12)}?q=${'é'.repeat(3)}`;
+  const bigKey = 0xfedcba9876543210n;
+  const f = await CuckooFilter.create({ capacity: 1000, seed: 4 });
+  const g = await CuckooFilter.create({ capacity: 1000, seed: 4 });
+  assert.equal(f.add(long), true);
+  assert.equal(f.add(bigKey), true);
+  const grown = growMemory();
+  assert.equal(f.has(long), true);
+  assert.equal(f.has(bigKey), true);
+  assert.equal(f.add(`${long}!`), true);
+  assert.equal(f.add(bigKey + 1n), true);
+  for (const k of [long, le64(bigKey), `${long}!`, le64(bigKey + 1n)]) g.add(typeof k === 'string' ? utf8.encode(k) : k);
+  assert.deepEqual(f.serialize(), g.serialize());
+  for (const x of [...grown, f, g]) x.dispose();
 });

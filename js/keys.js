@@ -100,12 +100,25 @@ function splitNumber(key) {
   staged.hi = (key / kTwo32) | 0;
 }
 
-function splitBigInt(key) {
+function checkBigInt(key) {
   if (key < 0n || key > kMaxU64) {
     throw new RangeError(`cuckoo-wasm: a bigint key must be in 0..2^64-1 (got ${key}n)`);
   }
-  staged.lo = Number(BigInt.asIntN(32, key));
-  staged.hi = Number(BigInt.asIntN(32, key >> 32n));
+}
+
+// Stores a valid bigint key as its 8 little-endian bytes at rt.scratch, through a BigUint64Array: unlike
+// BigInt.asIntN() and `>> 32n`, that allocates nothing (has() with bigint keys took ~2.5x a number's time).
+function storeBigInt(key) {
+  if (rt.scratchCap < 8) ensureScratch(8);
+  rt.heap64[rt.scratch >>> 3] = key; // malloc'ed, so 8-aligned
+}
+
+function splitBigInt(key) {
+  checkBigInt(key);
+  storeBigInt(key);
+  const q = rt.scratch >>> 2;
+  staged.lo = rt.heap32[q] | 0;
+  staged.hi = rt.heap32[q + 1] | 0;
 }
 
 // The typed arrays' own getters: a subclass (or an instance property) may redefine `length`, but the copy
@@ -137,27 +150,53 @@ export function bytesOf(key) {
   return null;
 }
 
-// Writes string s as UTF-8 at address p; the caller guarantees 3 * s.length bytes of room.
-// ASCII (the common case) goes byte by byte: ~3x faster than encodeInto for short keys. The loop copies
-// every code unit and tests for non-ASCII once at the end (then encodeInto rewrites the bytes): a test
-// inside the loop made it ~1.35x slower (19.8 vs 14.6 ns for a 10-character key, Node 20).
-function writeString(h, p, s) {
+// Strings are written as UTF-8 in one of two ways (Node 20, ns per key; has() by key length and shape:
+// bench/js/key_shapes.mjs):
+// - a charCodeAt loop storing byte by byte: ~17 ns for 8 ASCII characters, but ~1.7 ns more per character
+//   (over 4 for a concatenated or sliced string), so ~160 ns at 64;
+// - TextEncoder.encodeInto: ~37-55 ns whatever the length up to 256, and it handles non-ASCII, when it
+//   writes into a view kept over the scratch buffer (rt.scratchView). A batch writes at changing offsets,
+//   and the view it makes per key costs more, so there the loop pays up to 24 characters.
+const kLoopMaxChars = 16;
+const kBatchLoopMaxChars = 24;
+
+// UTF-8 of s into `view` (room for 3 bytes per code unit guaranteed by the caller); returns the byte count.
+function encodeInto(s, view) {
+  const result = encoder.encodeInto(s, view);
+  // Cannot happen (the caller made room): a stale or short view would hash a truncated key instead.
+  if (result.read !== s.length) throw new Error('cuckoo-wasm: internal error: a key did not fit its buffer');
+  return result.written;
+}
+
+// Writes string s as UTF-8 at address p of h, which has room for 3 bytes per code unit; returns the byte
+// count. Up to loopMax characters it tries the loop; `view` is the encodeInto target at p if the caller
+// keeps one (the scratch buffer), else null. The loop tests for non-ASCII once at the end (then encodeInto
+// rewrites the bytes): a test per character made it ~1.35x slower (19.8 vs 14.6 ns for 10 characters).
+function writeString(h, p, s, loopMax, view) {
   const n = s.length;
-  let seen = 0;
-  for (let i = 0; i < n; i++) {
-    const c = s.charCodeAt(i);
-    seen |= c;
-    h[p + i] = c;
+  if (n <= loopMax) {
+    let seen = 0;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      seen |= c;
+      h[p + i] = c;
+    }
+    if (seen < 0x80) return n;
   }
-  return seen < 0x80 ? n : encoder.encodeInto(s, h.subarray(p, p + 3 * n)).written;
+  return encodeInto(s, view === null ? h.subarray(p, p + 3 * n) : view);
+}
+
+// A string into the scratch buffer.
+function stageString(s) {
+  return writeString(rt.heap, rt.scratch, s, kLoopMaxChars, rt.scratchView);
 }
 
 // Stages one key for a hot_path.cpp call: returns its byte length (the bytes are at rt.scratch), or -1
-// for an integer key (its halves are in `staged`). Throws TypeError/RangeError for invalid keys.
+// for an integer number key (its halves are in `staged`). Throws TypeError/RangeError for invalid keys.
 export function stageKey(key) {
   if (typeof key === 'string') {
     if (3 * key.length > rt.scratchCap) return stageLongString(key);
-    return writeString(heap(), rt.scratch, key);
+    return stageString(key);
   }
   if (typeof key === 'number') {
     // Inline fast path for valid keys; splitNumber() throws the right error for the rest.
@@ -170,8 +209,10 @@ export function stageKey(key) {
     return -1;
   }
   if (typeof key === 'bigint') {
-    splitBigInt(key);
-    return -1;
+    // As 8 bytes, which hash exactly like the u64 overloads.
+    checkBigInt(key);
+    storeBigInt(key);
+    return 8;
   }
   const bytes = bytesOf(key);
   if (bytes === null) throw typeError(key);
@@ -191,7 +232,7 @@ function stageLongString(key) {
   const room = 3 * key.length;
   if (room > kKeptScratch) return stageBytes(encoder.encode(key));
   ensureScratch(room);
-  return writeString(heap(), rt.scratch, key);
+  return stageString(key);
 }
 
 // Throws the TypeError/RangeError stageKey would, without writing anything (addAll checks first, so that
@@ -203,7 +244,7 @@ export function checkKey(key) {
     case 'number':
       return splitNumber(key);
     case 'bigint':
-      return splitBigInt(key);
+      return checkBigInt(key);
     default:
       if (bytesOf(key) === null) throw typeError(key);
   }
@@ -278,7 +319,7 @@ function packInto(keys, start) {
         h = rt.heap;
         pos = 0;
       }
-      pos += writeString(h, batch.data + pos, key);
+      pos += writeString(h, batch.data + pos, key, kBatchLoopMaxChars, null);
     } else if (typeof key === 'number' || typeof key === 'bigint') {
       if (pos + 8 > batch.dataCap) break; // dataCap >= 256 KiB, so j > 0 here
       if (typeof key === 'number') splitNumber(key);

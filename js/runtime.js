@@ -15,9 +15,11 @@ export const rt = {
   M: null,
   heap: null, // Uint8Array over wasm memory; always current (see watchHeap)
   heap32: null, // Uint32Array over the same memory
-  scratch: 0, // address of the per-key scratch buffer (unsigned, for indexing heap)
+  heap64: null, // BigUint64Array over the same memory (bigint keys are stored through it)
+  scratch: 0, // address of the per-key scratch buffer (unsigned, for indexing heap; 8-aligned, from malloc)
   scratchArg: 0, // the same address as int32, for calls: always a small integer, never a boxed number
   scratchCap: 0,
+  scratchView: null, // Uint8Array over exactly the scratch buffer: TextEncoder.encodeInto's target
 };
 
 const kInitialScratch = 4096;
@@ -119,9 +121,7 @@ function bind(M) {
   });
   rt.M = M;
   watchHeap(M);
-  rt.scratch = malloc(kInitialScratch);
-  rt.scratchArg = rt.scratch | 0;
-  rt.scratchCap = kInitialScratch;
+  setScratch(malloc(kInitialScratch), kInitialScratch);
   // Make callRaw's call site megamorphic before any user code runs (see callRaw): two read-only calls
   // with different targets on a throwaway filter.
   const probe = M._CuckooFilter._create(probeOptions);
@@ -162,27 +162,36 @@ export function requireRuntime() {
   return rt;
 }
 
-// Memory growth detaches the old ArrayBuffer, and the glue then assigns fresh views to Module.HEAPU8 and
-// Module.HEAPU32 (updateGlobalBufferAndViews). Turning those two properties into accessors mirrors every
-// assignment into rt, whatever caused the growth: the per-key road reads rt.heap with no check at all.
-// (A stale view would silently drop the key's bytes; checking for detachment per key costs ~20 ns.)
+// Memory growth detaches the old ArrayBuffer, and the glue then assigns a fresh view to Module.HEAPU8
+// (updateGlobalBufferAndViews). Turning that property into an accessor renews every view in rt on every
+// such assignment, whatever caused the growth: the per-key road uses them with no check at all. (A stale
+// view would silently drop the key's bytes; checking for detachment per key costs ~20 ns.)
 function watchHeap(M) {
-  for (const [name, key] of [
-    ['HEAPU8', 'heap'],
-    ['HEAPU32', 'heap32'],
-  ]) {
-    let view = M[name];
-    rt[key] = view;
-    Object.defineProperty(M, name, {
-      configurable: true,
-      enumerable: true,
-      get: () => view,
-      set: (next) => {
-        view = next;
-        rt[key] = next;
-      },
-    });
-  }
+  let view = M.HEAPU8;
+  renewViews(view);
+  Object.defineProperty(M, 'HEAPU8', {
+    configurable: true,
+    enumerable: true,
+    get: () => view,
+    set: (next) => {
+      view = next;
+      renewViews(next);
+    },
+  });
+}
+
+function renewViews(heap) {
+  rt.heap = heap;
+  rt.heap32 = new Uint32Array(heap.buffer);
+  rt.heap64 = new BigUint64Array(heap.buffer);
+  rt.scratchView = new Uint8Array(heap.buffer, rt.scratch, rt.scratchCap);
+}
+
+function setScratch(ptr, cap) {
+  rt.scratch = ptr;
+  rt.scratchArg = ptr | 0;
+  rt.scratchCap = cap;
+  rt.scratchView = new Uint8Array(rt.heap.buffer, ptr, cap);
 }
 
 // The largest request malloc can take: wasm's size_t is 32 bits, so 2^32 bytes would wrap to malloc(0),
@@ -225,9 +234,7 @@ export function ensureScratch(bytes) {
   }
   const ptr = malloc(cap);
   free(rt.scratch);
-  rt.scratch = ptr;
-  rt.scratchArg = ptr | 0;
-  rt.scratchCap = cap;
+  setScratch(ptr, cap);
   if (cap > kKeptScratch && !shrinkQueued) {
     shrinkQueued = true;
     queueMicrotask(shrinkScratch);
@@ -240,9 +247,7 @@ function shrinkScratch() {
   free(rt.scratch);
   // Cannot fail in practice (a block just freed is larger); if it did, the next key allocates anew.
   const ptr = rt.M._malloc(kInitialScratch) >>> 0;
-  rt.scratch = ptr;
-  rt.scratchArg = ptr | 0;
-  rt.scratchCap = ptr === 0 ? 0 : kInitialScratch;
+  setScratch(ptr, ptr === 0 ? 0 : kInitialScratch);
 }
 
 // Error kinds recorded by wasm/factory.cpp (enum ErrorKind).
