@@ -3,7 +3,7 @@
 //   - the tarball holds the runtime files and nothing else (no tests, sources, benchmarks), at a sane size;
 //   - `import { CuckooFilter } from 'cuckoo-wasm'` (ESM) and `require('cuckoo-wasm')` (CJS) resolve to the
 //     installed copy and work: create, add, has, delete, serialize, deserialize, a native golden file; both
-//     write the same bytes;
+//     write the same bytes; in Node both give one module (the same class);
 //   - a TypeScript file using the whole API type-checks with the repo's typescript against the installed
 //     types (strict, module/moduleResolution nodenext), its `@ts-expect-error` lines are all real errors,
 //     and, compiled and run, it checks that the runtime values have the declared types;
@@ -91,6 +91,7 @@ test('package: the tarball holds the runtime files only, at a sane size', (t) =>
     'README.md',
     'js/index.js',
     'js/index.cjs',
+    'js/index.node.js',
     'js/index.d.ts',
     'js/cuckoo_filter.js',
     'js/runtime.js',
@@ -105,7 +106,8 @@ test('package: the tarball holds the runtime files only, at a sane size', (t) =>
     assert.ok(files.includes(needed), `the tarball lacks ${needed}`);
   }
   // Every entry of package.json points into the tarball.
-  const conditions = Object.values(pkg.exports['.']).flatMap((c) => (typeof c === 'string' ? [c] : Object.values(c)));
+  const targets = (c) => (typeof c === 'string' ? [c] : Object.values(c).flatMap(targets));
+  const conditions = targets(pkg.exports['.']);
   for (const target of [pkg.main, pkg.module, pkg.types, ...conditions]) {
     assert.ok(files.includes(path.posix.normalize(target)), `package.json points at ${target}, not in the tarball`);
   }
@@ -197,6 +199,23 @@ ${consumerBody('readFileSync')}
   );
   checkConsumer(seen, 'CJS');
   if (esmBytes !== null) assert.equal(seen.bytes, esmBytes, 'ESM and CJS serialize the same filter differently');
+});
+
+// In Node, import and require() share one module (the "node" condition's ESM entry re-exports the CommonJS
+// one): one WebAssembly instance, one class, so a filter from either side is an instanceof the other's.
+test('package: in Node, import and require() give the same CuckooFilter class', () => {
+  writeFileSync(
+    path.join(project, 'both.mjs'),
+    `import { CuckooFilter, ready } from 'cuckoo-wasm';
+import { createRequire } from 'node:module';
+const cjs = createRequire(import.meta.url)('cuckoo-wasm');
+const f = await CuckooFilter.create({ capacity: 100 });
+const g = await cjs.CuckooFilter.create({ capacity: 100 });
+console.log(JSON.stringify([cjs.CuckooFilter === CuckooFilter, cjs.ready === ready, g instanceof CuckooFilter, f instanceof cjs.CuckooFilter]));
+`,
+  );
+  const r = ok(run(process.execPath, ['both.mjs'], { cwd: project }), 'node both.mjs');
+  assert.deepEqual(JSON.parse(r.stdout.trim()), [true, true, true, true]);
 });
 
 // Uses every member of the declared API. Type-checked, then compiled and run: the runtime checks below

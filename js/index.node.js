@@ -1,0 +1,7 @@
+// js/index.node.js: the ESM entry of cuckoo-wasm under Node (package.json's "node" condition).
+// It re-exports the CommonJS entry, so that `import` and `require()` in one process share one module: one
+// WebAssembly instance and one CuckooFilter class (a filter made through either is an `instanceof` both).
+// Browsers, workers and bundlers for them take js/index.js, which has no CommonJS in its path.
+import cuckoo from './index.cjs';
+
+export const { CuckooFilter, ready } = cuckoo;
