@@ -174,6 +174,16 @@ test('deserialize() of something that is not bytes is a TypeError', async () => 
   }
 });
 
+test('JSON.stringify() of a filter throws a TypeError pointing to serialize(), instead of writing {}', async () => {
+  const f = await CuckooFilter.create({ capacity: 100 });
+  f.add('a');
+  for (const value of [f, { filter: f }, [f]]) {
+    assert.throws(() => JSON.stringify(value), { name: 'TypeError', message: /no JSON form.*serialize\(\)/ });
+  }
+  assert.equal(f.has('a'), true, 'the filter is untouched');
+  f.dispose();
+});
+
 test('after dispose(), every call throws an Error saying so', async () => {
   const f = await CuckooFilter.create({ capacity: 100 });
   f.dispose();

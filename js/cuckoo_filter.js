@@ -242,6 +242,15 @@ export class CuckooFilter {
     return 1 - (1 - 1 / (2 ** f - 1)) ** (2 * b);
   }
 
+  // JSON.stringify would otherwise write `{}` (the fields are private), and a filter stored that way is
+  // silently lost. Loud instead, like JSON.stringify of a bigint.
+  toJSON() {
+    throw new TypeError(
+      'cuckoo-wasm: a CuckooFilter has no JSON form; store the bytes of serialize() (e.g. as base64) and ' +
+        'load them with CuckooFilter.deserialize()',
+    );
+  }
+
   get [Symbol.toStringTag]() {
     return 'CuckooFilter';
   }

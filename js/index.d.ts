@@ -91,7 +91,8 @@ export type NotAString<T> = T extends string ? never : T;
  * After `dispose()`, every method and property throws an `Error` saying the filter was disposed.
  *
  * Not thread-safe in the usual sense: a filter belongs to the JS realm (thread) that created it; move it
- * between workers with `serialize()` / `deserialize()`.
+ * between workers with `serialize()` / `deserialize()`. `structuredClone()` and `postMessage()` copy none of
+ * its state (its fields are private), and `JSON.stringify()` throws: send or store `serialize()`'s bytes.
  */
 export declare class CuckooFilter {
   /**
@@ -208,6 +209,12 @@ export declare class CuckooFilter {
    * @throws {RangeError} if WebAssembly memory has no room for the copy.
    */
   serialize(): Uint8Array;
+
+  /**
+   * Always throws a `TypeError`, so that `JSON.stringify()` of a filter (or of an object holding one) fails
+   * loudly instead of writing `{}`. Store the bytes of {@link CuckooFilter.serialize} instead.
+   */
+  toJSON(): never;
 
   /** Frees the filter's WebAssembly memory now. Idempotent; afterwards every call throws an `Error`. */
   dispose(): void;
