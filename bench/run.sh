@@ -6,7 +6,7 @@
 #
 # Usage: bench/run.sh [--full] [other paper_eval flags]
 #   default: 24 MiB filters (2^22 buckets x 4 x 12 bits), a few minutes on 2 cores
-#   --full:  the paper's 192 MB filters (2^25 buckets, ~128 M items), roughly 20-30 minutes
+#   --full:  the paper's 192 MB filters (2^25 buckets, ~131 M items), roughly 20-30 minutes
 # Environment: BUILD_DIR (default build), RUN_NAME (default <UTC date>-default|full), MICRO=0 skips micro_bench,
 # LATEST=0 leaves bench/results/latest/ alone.
 set -euo pipefail

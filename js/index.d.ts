@@ -148,9 +148,9 @@ export declare class CuckooFilter {
    * Adds one copy of `key`.
    * @returns `true` if the key is now stored; `false` if the filter is full, in which case nothing changed
    *   and nothing already stored was lost (the filter stays full until a `delete()` makes room).
-   *   A key's copies all live in its two buckets, so at most `2 * bucketSize` copies fit (8 at the default
-   *   bucket size): adding one more makes the whole filter report full. If keys may repeat, check
-   *   `has(key)` first.
+   *   A key's copies all live in its two buckets, so `2 * bucketSize` copies (8 at the default bucket
+   *   size) fill them: one more is parked as the victim (that add still returns `true`) and the whole
+   *   filter then reports full. If keys may repeat, check `has(key)` first.
    * @throws {TypeError} / {RangeError} for an invalid key (see {@link Key}).
    */
   add(key: Key): boolean;
@@ -209,6 +209,9 @@ export declare class CuckooFilter {
    * @throws {RangeError} if WebAssembly memory has no room for the copy.
    */
   serialize(): Uint8Array;
+
+  /** `'CuckooFilter'`, so `Object.prototype.toString.call(f)` is `[object CuckooFilter]`. */
+  readonly [Symbol.toStringTag]: 'CuckooFilter';
 
   /**
    * Always throws a `TypeError`, so that `JSON.stringify()` of a filter (or of an object holding one) fails
