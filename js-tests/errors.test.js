@@ -50,9 +50,38 @@ test('addAll() checks every key before adding any; hasMany() throws on a bad key
   assert.throws(() => f.addAll(['a', -1]), RangeError);
   assert.equal(f.size, 0, 'nothing added');
   assert.throws(() => f.hasMany(['a', {}]), TypeError);
-  assert.throws(() => f.addAll('abc'), { name: 'TypeError', message: /array or an iterable/ });
+  assert.throws(() => f.addAll('abc'), { name: 'TypeError', message: /array or an iterable.*not a string/ });
   assert.throws(() => f.addAll(42), TypeError);
   assert.throws(() => f.hasMany(undefined), TypeError);
+  f.dispose();
+});
+
+test('a batch argument that is itself one key (string, bytes) is a TypeError, not split into keys', async () => {
+  const f = await CuckooFilter.create({ capacity: 100 });
+  const oneKeys = [new String('abc'), new Uint8Array([1, 2]), new Uint32Array(2), new DataView(new ArrayBuffer(2))];
+  if (typeof Buffer === 'function') oneKeys.push(Buffer.from('hello'));
+  for (const key of oneKeys) {
+    assert.throws(() => f.addAll(key), { name: 'TypeError', message: /addAll\(\) takes an array .*one key/ });
+    assert.throws(() => f.hasMany(key), { name: 'TypeError', message: /hasMany\(\) takes an array .*one key/ });
+  }
+  assert.equal(f.size, 0);
+  assert.equal(f.addAll(Array.from(new Uint8Array([1, 2]))), 2, 'its elements, asked for explicitly');
+  f.dispose();
+});
+
+test('a bad key in a batch: the error says its index; an error thrown by a getter passes through untouched', async () => {
+  const f = await CuckooFilter.create({ capacity: 100 });
+  assert.throws(() => f.addAll(['a', 'b', null]), { name: 'TypeError', message: /\(got null\) \(the key at index 2\)$/ });
+  assert.throws(() => f.addAll(new Set([1, -1])), { name: 'RangeError', message: /\(the key at index 1\)$/ });
+  assert.throws(() => f.hasMany(['a', , 'b']), { name: 'TypeError', message: /\(got undefined\) \(the key at index 1\)$/ });
+  const many = Array.from({ length: 40_000 }, (_, i) => `k${i}`);
+  many[33_000] = 1.5; // in the third chunk of 16384 keys
+  assert.throws(() => f.hasMany(many), { name: 'TypeError', message: /\(the key at index 33000\)$/ });
+  const own = new Error('from a getter');
+  const keys = ['a'];
+  Object.defineProperty(keys, 0, { get: () => { throw own; } });
+  assert.throws(() => f.hasMany(keys), (e) => e === own && e.message === 'from a getter');
+  assert.throws(() => f.has(null), { message: /\(got null\)$/ }, 'single calls have no index');
   f.dispose();
 });
 

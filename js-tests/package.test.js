@@ -255,6 +255,17 @@ const many: Uint8Array = f.hasMany(keys);
 const manyFromGenerator: Uint8Array = f.hasMany((function* (): Generator<Key> { yield 'x'; yield 1n; })());
 check(n === keys.length && fromIterable === 2 && many instanceof Uint8Array && many.every((v) => v === 1), 'addAll/hasMany');
 check(manyFromGenerator instanceof Uint8Array && manyFromGenerator[0] === 1, 'hasMany(iterable)');
+// Generic helpers over batches type-check, and the results are plain-ArrayBuffer bytes (TypeScript >= 5.7
+// types a bare Uint8Array's buffer as ArrayBufferLike, which a transfer list, Blob or Response rejects).
+function addBatch<T extends readonly Key[]>(filter: CuckooFilter, batch: T): number {
+  return filter.addAll(batch);
+}
+check(addBatch(f, ['g1', 'g2'] as const) === 2, 'generic addAll');
+const plain: ArrayBuffer = f.serialize().buffer;
+const plainResult: ArrayBuffer = f.hasMany(['g1']).buffer;
+const transferable: Transferable[] = [plain, plainResult];
+const blob: Blob = new Blob([f.serialize()]);
+check(plain instanceof ArrayBuffer && transferable.length === 2 && blob.size === f.byteLength, 'plain ArrayBuffer results');
 
 const numbers: number[] = [f.size, f.capacity, f.loadFactor, f.bitsPerItem, f.byteLength, f.bucketCount, f.fingerprintBits, f.maxKicks, f.fprBound];
 check(numbers.every((v) => typeof v === 'number'), 'numeric properties are numbers');
@@ -315,6 +326,9 @@ void (() => { escaped.size = 3; });
 void (() => escaped.addAll('abc'));
 // @ts-expect-error a string is one key, not a batch of its characters
 void (() => escaped.hasMany('abc'));
+const oneKey: string = 'abc';
+// @ts-expect-error a string variable is one key too
+void (() => escaped.addAll(oneKey));
 // @ts-expect-error serialize() returns a Uint8Array, not a string
 void ((): string => escaped.serialize());
 console.log('typed consumer ok');

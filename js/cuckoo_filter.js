@@ -9,7 +9,7 @@
 // never disposed, eventually (garbage collection is not guaranteed to run).
 import { rt, loadRuntime, requireRuntime, malloc, free, lastError, callRaw } from './runtime.js';
 import { kInsertBytes, kContainsBytes, kEraseBytes, kCountBytes, kInsertU64, kContainsU64, kEraseU64, kCountU64 } from './runtime.js';
-import { stageKey, staged, checkKey, insertAll, containsAll, bytesOf } from './keys.js';
+import { stageKey, staged, checkKey, atIndex, insertAll, containsAll, bytesOf } from './keys.js';
 import { toCoreOptions } from './options.js';
 
 // Frees the C++ object of a filter that was garbage-collected without dispose().
@@ -36,10 +36,23 @@ function toBytes(bytes) {
   );
 }
 
+// A batch is an array or any iterable of keys, but not a value that is itself one key and happens to be
+// iterable: a string would be split into its characters, and bytes (Uint8Array, Buffer, any view) into
+// their element values taken as number keys, both silently.
 function toArray(keys, method) {
   if (Array.isArray(keys)) return keys;
-  if (keys != null && typeof keys !== 'string' && typeof keys[Symbol.iterator] === 'function') return Array.from(keys);
-  throw new TypeError(`cuckoo-wasm: ${method}() takes an array or an iterable of keys`);
+  const usage = `cuckoo-wasm: ${method}() takes an array or an iterable of keys`;
+  if (typeof keys === 'string' || keys instanceof String) {
+    throw new TypeError(`${usage}, not a string, which is one key: ${method}([key])`);
+  }
+  if (ArrayBuffer.isView(keys)) {
+    throw new TypeError(
+      `${usage}, not a ${keys.constructor?.name ?? 'view'}, which is one key (its bytes): ${method}([key]); ` +
+        `for its elements as number keys, ${method}(Array.from(view))`,
+    );
+  }
+  if (keys != null && typeof keys[Symbol.iterator] === 'function') return Array.from(keys);
+  throw new TypeError(usage);
 }
 
 let readyPromise = null;
@@ -131,7 +144,13 @@ export class CuckooFilter {
   addAll(keys) {
     this.#live('addAll()');
     const list = toArray(keys, 'addAll');
-    for (let i = 0; i < list.length; i++) checkKey(list[i]);
+    for (let i = 0; i < list.length; i++) {
+      try {
+        checkKey(list[i]);
+      } catch (e) {
+        throw atIndex(e, i);
+      }
+    }
     return insertAll(() => this.#live('addAll()'), list);
   }
 

@@ -77,10 +77,19 @@ export interface CuckooFilterOptions {
 }
 
 /**
- * A batch of keys: any iterable of {@link Key}s except a string (which is iterable, but is one key: the
- * batch calls reject it at run time, and this makes it a type error too).
+ * A batch of keys: an array or any iterable of {@link Key}s. Not a string (iterable, but one key): being
+ * `object`, this type rejects string literals and variables, and the batch calls reject a string at run
+ * time, as they do a `Uint8Array`/`Buffer` or other view (one key, its bytes), which this type lets
+ * through.
  */
-export type NotAString<T> = T extends string ? never : T;
+export type KeyBatch = Iterable<Key> & object;
+
+/**
+ * A `Uint8Array` over a plain `ArrayBuffer` (never a `SharedArrayBuffer`), as `serialize()` and
+ * `hasMany()` return: on TypeScript >= 5.7 this is `Uint8Array<ArrayBuffer>`, so the result can go in a
+ * transfer list or to `Blob`, `Response` and `crypto.subtle` as is; before 5.7 it is plain `Uint8Array`.
+ */
+export type Bytes = ReturnType<Uint8Array['slice']>;
 
 /**
  * A cuckoo filter living in WebAssembly memory.
@@ -147,7 +156,8 @@ export declare class CuckooFilter {
   /**
    * Adds one copy of `key`.
    * @returns `true` if the key is now stored; `false` if the filter is full, in which case nothing changed
-   *   and nothing already stored was lost (the filter stays full until a `delete()` makes room).
+   *   and nothing already stored was lost (the filter stays full until a `delete()` makes room: see
+   *   `isFull`).
    *   A key's copies all live in its two buckets, so `2 * bucketSize` copies (8 at the default bucket
    *   size) fill them: one more is parked as the victim (that add still returns `true`) and the whole
    *   filter then reports full. If keys may repeat, check `has(key)` first.
@@ -180,22 +190,23 @@ export declare class CuckooFilter {
   /**
    * Adds keys in order, in batches (one WebAssembly call per chunk of up to 16384 keys, with prefetching).
    * Every key is checked first: an invalid key throws before anything is added.
-   * @param keys an array or any iterable of keys (not a string: that is a TypeError, not its characters).
+   * @param keys an array or any iterable of keys. A string or a `Uint8Array` (or other view) is one key,
+   *   not a batch of its characters or bytes: passing one is a TypeError (wrap it: `addAll([key])`).
    * @returns how many keys were added. Stops at the first key that does not fit: when the result `n` is
    *   less than the number of keys, `keys[0..n)` were added, `keys[n]` did not fit (the filter is full,
    *   `isFull` is true) and the rest were not tried. Nothing already stored is lost.
    * @throws {TypeError} if `keys` is not iterable or a key has the wrong type; {RangeError} for an integer
-   *   key out of range.
+   *   key out of range. The message says the bad key's index.
    */
-  addAll<T extends Iterable<Key>>(keys: NotAString<T>): number;
+  addAll(keys: KeyBatch): number;
 
   /**
    * Looks up keys in batches (as {@link CuckooFilter.addAll}).
-   * @param keys an array or any iterable of keys (not a string).
+   * @param keys an array or any iterable of keys (not a string or a view, as for `addAll`).
    * @returns one byte per key, in order: 1 if the key may be in the set, else 0.
-   * @throws {TypeError} / {RangeError} for an invalid key (no partial result).
+   * @throws {TypeError} / {RangeError} for an invalid key, with its index (no partial result).
    */
-  hasMany<T extends Iterable<Key>>(keys: NotAString<T>): Uint8Array;
+  hasMany(keys: KeyBatch): Bytes;
 
   /** Removes every key; keeps the configuration and the memory. */
   clear(): void;
@@ -208,7 +219,7 @@ export declare class CuckooFilter {
    *   can `deserialize` load one, as it holds the input and the table at once).
    * @throws {RangeError} if WebAssembly memory has no room for the copy.
    */
-  serialize(): Uint8Array;
+  serialize(): Bytes;
 
   /** `'CuckooFilter'`, so `Object.prototype.toString.call(f)` is `[object CuckooFilter]`. */
   readonly [Symbol.toStringTag]: 'CuckooFilter';
@@ -252,7 +263,8 @@ export declare class CuckooFilter {
   readonly byteLength: number;
 
   /** `true` when an insert ran out of kicks and parked its last fingerprint: `add()` returns `false`
-   * until a `delete()` makes room. */
+   * until a `delete()` frees a place the parked fingerprint can move to (each delete tries; one elsewhere in
+   * the table may leave the filter full). */
   readonly isFull: boolean;
 
   /** Number of buckets (even, at most 2^32). */
@@ -267,7 +279,11 @@ export declare class CuckooFilter {
   readonly maxKicks: number;
   /** The hash seed, as a bigint (0..2^64-1). */
   readonly seed: bigint;
-  /** Upper bound of the false-positive rate of a full filter: `1 - (1 - 1/(2^f - 1))^(2b)`. */
+  /**
+   * The false-positive rate bound of a full filter, `1 - (1 - 1/(2^f - 1))^(2b)`: a lookup compares 2b
+   * fingerprints. Once an item is parked as the victim (`isFull`), lookups also compare it, which adds
+   * about `2 / bucketCount` of one comparison's `1/(2^f - 1)`: noticeable only for tiny filters.
+   */
   readonly fprBound: number;
 }
 

@@ -32,11 +32,18 @@ function describe(key) {
   return typeof key === 'function' ? 'function' : String(key);
 }
 
+// Errors about a key's type or value are made by keyError(), so that a batch can say which key it was.
+const keyErrors = new WeakSet();
+function keyError(error) {
+  keyErrors.add(error);
+  return error;
+}
+
 function typeError(key) {
-  return new TypeError(
+  const message =
     'cuckoo-wasm: a key must be a string, a non-negative integer number, a bigint, an ArrayBuffer ' +
-      `or an ArrayBuffer view (got ${describe(key)})`,
-  );
+    `or an ArrayBuffer view (got ${describe(key)})`;
+  return keyError(new TypeError(message));
 }
 
 // Brand checks: the byteLength getters throw for anything but a real (Shared)ArrayBuffer, from any realm
@@ -81,18 +88,18 @@ function isDetached(buffer) {
 }
 
 function detachedError() {
-  return new TypeError("cuckoo-wasm: the ArrayBuffer is detached (it was transferred), so it has no bytes");
+  return keyError(new TypeError("cuckoo-wasm: the ArrayBuffer is detached (it was transferred), so it has no bytes"));
 }
 
 // Validates an integer number key and splits it; throws TypeError/RangeError.
 function splitNumber(key) {
   if (!Number.isInteger(key)) {
-    throw new TypeError(`cuckoo-wasm: a number key must be an integer (got ${key}); hash floats as strings or bytes`);
+    const message = `cuckoo-wasm: a number key must be an integer (got ${key}); hash floats as strings or bytes`;
+    throw keyError(new TypeError(message));
   }
   if (key < 0 || key > Number.MAX_SAFE_INTEGER) {
-    throw new RangeError(
-      `cuckoo-wasm: a number key must be in 0..2^53-1 (got ${key}); use a bigint for keys up to 2^64-1`,
-    );
+    const message = `cuckoo-wasm: a number key must be in 0..2^53-1 (got ${key}); use a bigint for keys up to 2^64-1`;
+    throw keyError(new RangeError(message));
   }
   // `| 0`, not `>>> 0`: the same 32 bits, but always a small integer, which V8 passes to wasm without
   // boxing (a uint32 above 2^31 would be a heap number and take the slow conversion path).
@@ -102,7 +109,7 @@ function splitNumber(key) {
 
 function checkBigInt(key) {
   if (key < 0n || key > kMaxU64) {
-    throw new RangeError(`cuckoo-wasm: a bigint key must be in 0..2^64-1 (got ${key}n)`);
+    throw keyError(new RangeError(`cuckoo-wasm: a bigint key must be in 0..2^64-1 (got ${key}n)`));
   }
 }
 
@@ -281,13 +288,40 @@ function ensureBatch(dataBytes) {
 // view per key costs ~10% of hasMany(), so the loop keeps it and pack() checks once at the end, packing
 // the chunk again with the current view until memory stayed put (it only grows, so this ends; such a
 // getter runs once more per repack).
+// A batch's error about a key also says where the key is (any other error, e.g. a user's own from a
+// getter, is passed on untouched).
+export function atIndex(error, i) {
+  if (keyErrors.has(error)) error.message += ` (the key at index ${i})`;
+  return error;
+}
+
 let packedHeap = null; // the view packInto() last wrote through
 
 function pack(keys, start) {
   for (;;) {
-    const j = packInto(keys, start);
+    let j;
+    try {
+      j = packInto(keys, start);
+    } catch (e) {
+      throw locate(e, keys, start);
+    }
     if (packedHeap === rt.heap) return j;
   }
+}
+
+// Which key a packing error is about: found by checking the chunk's keys again, off the hot loop (keeping
+// the index for a catch there made hasMany() ~8% slower). A getter runs once more on this path.
+function locate(error, keys, start) {
+  if (!keyErrors.has(error)) return error;
+  const end = Math.min(keys.length, start + kBatchKeys);
+  for (let i = start; i < end; i++) {
+    try {
+      checkKey(keys[i]);
+    } catch (again) {
+      if (again.message === error.message) return atIndex(error, i);
+    }
+  }
+  return error;
 }
 
 function packInto(keys, start) {
