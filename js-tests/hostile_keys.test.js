@@ -165,3 +165,32 @@ test('a key getter that calls back into the package cannot corrupt a batch', asy
   other.dispose();
   f.dispose();
 });
+
+// A getter that grows memory detaches the view a batch packs through; strings the packing loop then hands
+// to encodeInto (long or non-ASCII ones) must not throw on it, and the chunk is packed again.
+test('a getter that grows memory, then long and non-ASCII strings in the same chunk: the batch is right', async () => {
+  const tail = ['k'.repeat(30), 'u'.repeat(100), 'é'.repeat(5), 'x'.repeat(20)];
+  const grown = [];
+  const growOnFirstRead = () => {
+    const list = ['a', 'b', ...tail];
+    let reads = 0;
+    Object.defineProperty(list, 1, {
+      get() {
+        if (reads++ === 0) {
+          const before = rt.heap.buffer.byteLength;
+          while (rt.heap.buffer.byteLength === before) grown.push(new CuckooFilter({ capacity: Math.ceil(before / 4) }));
+        }
+        return 'b';
+      },
+    });
+    return list;
+  };
+  const plain = ['a', 'b', ...tail];
+  const f = await CuckooFilter.create({ capacity: 1000, seed: 3 });
+  const reference = await CuckooFilter.create({ capacity: 1000, seed: 3 });
+  assert.equal(f.addAll(growOnFirstRead()), plain.length);
+  for (const k of plain) reference.add(k);
+  assert.deepEqual(f.serialize(), reference.serialize());
+  assert.deepEqual([...reference.hasMany(growOnFirstRead())], plain.map(() => 1));
+  for (const x of [...grown, f, reference]) x.dispose();
+});

@@ -28,12 +28,32 @@ function disposedError(member) {
   return new Error(`cuckoo-wasm: CuckooFilter.${member} ${use} after dispose(): the filter was disposed`);
 }
 
+// What toJSON() writes in place of a filter.
+const kSummaryNote = 'a summary, not the filter: JSON cannot hold one; store the bytes of serialize()';
+
 function toBytes(bytes) {
   const view = bytesOf(bytes); // the same reading of binary data as binary keys
   if (view !== null) return view;
+  if (bytes?.CuckooFilter === kSummaryNote) {
+    throw new TypeError(
+      "cuckoo-wasm: deserialize() got the JSON summary of a filter (what JSON.stringify writes), not its bytes: " +
+        'store the bytes of serialize() instead',
+    );
+  }
   throw new TypeError(
     'cuckoo-wasm: deserialize() takes a Uint8Array, an ArrayBuffer view, an ArrayBuffer or a SharedArrayBuffer',
   );
+}
+
+// A String object, from any realm (a brand check: instanceof would miss one made in another realm).
+function isStringObject(value) {
+  if (typeof value !== 'object' || value === null) return false;
+  try {
+    String.prototype.valueOf.call(value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 // A batch is an array or any iterable of keys, but not a value that is itself one key and happens to be
@@ -42,13 +62,13 @@ function toBytes(bytes) {
 function toArray(keys, method) {
   if (Array.isArray(keys)) return keys;
   const usage = `cuckoo-wasm: ${method}() takes an array or an iterable of keys`;
-  if (typeof keys === 'string' || keys instanceof String) {
+  if (typeof keys === 'string' || isStringObject(keys)) {
     throw new TypeError(`${usage}, not a string, which is one key: ${method}([key])`);
   }
   if (ArrayBuffer.isView(keys)) {
+    const elements = keys instanceof DataView ? '' : `; for its elements as number keys, ${method}(Array.from(view))`;
     throw new TypeError(
-      `${usage}, not a ${keys.constructor?.name ?? 'view'}, which is one key (its bytes): ${method}([key]); ` +
-        `for its elements as number keys, ${method}(Array.from(view))`,
+      `${usage}, not a ${keys.constructor?.name ?? 'view'}, which is one key (its bytes): ${method}([key])${elements}`,
     );
   }
   if (keys != null && typeof keys[Symbol.iterator] === 'function') return Array.from(keys);
@@ -261,13 +281,21 @@ export class CuckooFilter {
     return 1 - (1 - 1 / (2 ** f - 1)) ** (2 * b);
   }
 
-  // JSON.stringify would otherwise write `{}` (the fields are private), and a filter stored that way is
-  // silently lost. Loud instead, like JSON.stringify of a bigint.
+  // JSON cannot hold a filter, and without this JSON.stringify writes `{}` (the fields are private): JSON
+  // meant to store one would lose it without a trace. This writes a summary that says so instead, and
+  // deserialize() of that summary names it. Throwing would be louder, but loggers and test runners
+  // (pretty-format, behind Jest's and Vitest's output, calls toJSON) could then not print a filter at all.
   toJSON() {
-    throw new TypeError(
-      'cuckoo-wasm: a CuckooFilter has no JSON form; store the bytes of serialize() (e.g. as base64) and ' +
-        'load them with CuckooFilter.deserialize()',
-    );
+    if (this.#ptr === 0) return { CuckooFilter: kSummaryNote, disposed: true };
+    return {
+      CuckooFilter: kSummaryNote,
+      size: this.size,
+      capacity: this.capacity,
+      bucketSize: this.bucketSize,
+      fingerprintBits: this.fingerprintBits,
+      semiSort: this.semiSort,
+      byteLength: this.byteLength,
+    };
   }
 
   get [Symbol.toStringTag]() {

@@ -79,8 +79,8 @@ export interface CuckooFilterOptions {
 /**
  * A batch of keys: an array or any iterable of {@link Key}s. Not a string (iterable, but one key): being
  * `object`, this type rejects string literals and variables, and the batch calls reject a string at run
- * time, as they do a `Uint8Array`/`Buffer` or other view (one key, its bytes), which this type lets
- * through.
+ * time, as they do a `Uint8Array`/`Buffer` or other view (one key, its bytes) and a `String` object, which
+ * this type lets through.
  */
 export type KeyBatch = Iterable<Key> & object;
 
@@ -90,6 +90,18 @@ export type KeyBatch = Iterable<Key> & object;
  * transfer list or to `Blob`, `Response` and `crypto.subtle` as is; before 5.7 it is plain `Uint8Array`.
  */
 export type Bytes = ReturnType<Uint8Array['slice']>;
+
+/** What `JSON.stringify(filter)` writes: a note that it is not the filter, and the filter's shape. */
+export interface CuckooFilterSummary {
+  readonly CuckooFilter: string;
+  readonly disposed?: true;
+  readonly size?: number;
+  readonly capacity?: number;
+  readonly bucketSize?: 2 | 4 | 8;
+  readonly fingerprintBits?: number;
+  readonly semiSort?: boolean;
+  readonly byteLength?: number;
+}
 
 /**
  * A cuckoo filter living in WebAssembly memory.
@@ -101,7 +113,8 @@ export type Bytes = ReturnType<Uint8Array['slice']>;
  *
  * Not thread-safe in the usual sense: a filter belongs to the JS realm (thread) that created it; move it
  * between workers with `serialize()` / `deserialize()`. `structuredClone()` and `postMessage()` copy none of
- * its state (its fields are private), and `JSON.stringify()` throws: send or store `serialize()`'s bytes.
+ * its state (its fields are private), and `JSON.stringify()` writes only a summary: send or store
+ * `serialize()`'s bytes.
  */
 export declare class CuckooFilter {
   /**
@@ -225,10 +238,11 @@ export declare class CuckooFilter {
   readonly [Symbol.toStringTag]: 'CuckooFilter';
 
   /**
-   * Always throws a `TypeError`, so that `JSON.stringify()` of a filter (or of an object holding one) fails
-   * loudly instead of writing `{}`. Store the bytes of {@link CuckooFilter.serialize} instead.
+   * What `JSON.stringify()` writes for a filter: a {@link CuckooFilterSummary}, not the filter, which JSON
+   * cannot hold (`deserialize()` of it is a `TypeError` that says so). Store the bytes of
+   * {@link CuckooFilter.serialize} instead.
    */
-  toJSON(): never;
+  toJSON(): CuckooFilterSummary;
 
   /** Frees the filter's WebAssembly memory now. Idempotent; afterwards every call throws an `Error`. */
   dispose(): void;

@@ -175,10 +175,11 @@ function encodeInto(s, view) {
   return result.written;
 }
 
-// Writes string s as UTF-8 at address p of h, which has room for 3 bytes per code unit; returns the byte
-// count. Up to loopMax characters it tries the loop; `view` is the encodeInto target at p if the caller
-// keeps one (the scratch buffer), else null. The loop tests for non-ASCII once at the end (then encodeInto
-// rewrites the bytes): a test per character made it ~1.35x slower (19.8 vs 14.6 ns for 10 characters).
+// Writes string s as UTF-8 at address p of h (rt.heap, or a view detached by memory growth during a
+// batch, whose writes are lost and redone), with room for 3 bytes per code unit; returns the byte count.
+// Up to loopMax characters it tries the loop; `view` is the encodeInto target at p if the caller keeps one
+// (the scratch buffer), else null. The loop tests for non-ASCII once at the end (then encodeInto rewrites
+// the bytes): a test per character made it ~1.35x slower (19.8 vs 14.6 ns for 10 characters).
 function writeString(h, p, s, loopMax, view) {
   const n = s.length;
   if (n <= loopMax) {
@@ -190,7 +191,9 @@ function writeString(h, p, s, loopMax, view) {
     }
     if (seen < 0x80) return n;
   }
-  return encodeInto(s, view === null ? h.subarray(p, p + 3 * n) : view);
+  // A batch's view from rt.heap, not h: if reading a key grew memory, h is detached (subarray would throw),
+  // and pack() repacks the chunk anyway once it sees the new heap.
+  return encodeInto(s, view === null ? rt.heap.subarray(p, p + 3 * n) : view);
 }
 
 // A string into the scratch buffer.
@@ -310,7 +313,8 @@ function pack(keys, start) {
 }
 
 // Which key a packing error is about: found by checking the chunk's keys again, off the hot loop (keeping
-// the index for a catch there made hasMany() ~8% slower). A getter runs once more on this path.
+// the index for a catch there made hasMany() ~8% slower). A getter runs once more on this path; one that
+// returns a different value the second time can make the index point at a later key with the same error.
 function locate(error, keys, start) {
   if (!keyErrors.has(error)) return error;
   const end = Math.min(keys.length, start + kBatchKeys);
