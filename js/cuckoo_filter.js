@@ -9,7 +9,7 @@
 // never disposed, eventually (garbage collection is not guaranteed to run).
 import { rt, loadRuntime, requireRuntime, malloc, free, lastError, callRaw } from './runtime.js';
 import { kInsertBytes, kContainsBytes, kEraseBytes, kCountBytes, kInsertU64, kContainsU64, kEraseU64, kCountU64 } from './runtime.js';
-import { stageKey, staged, checkKey, atIndex, insertAll, containsAll, bytesOf } from './keys.js';
+import { stageKey, staged, checkKeys, insertAll, containsAll, bytesOf } from './keys.js';
 import { toCoreOptions } from './options.js';
 
 // Frees the C++ object of a filter that was garbage-collected without dispose().
@@ -164,13 +164,7 @@ export class CuckooFilter {
   addAll(keys) {
     this.#live('addAll()');
     const list = toArray(keys, 'addAll');
-    for (let i = 0; i < list.length; i++) {
-      try {
-        checkKey(list[i]);
-      } catch (e) {
-        throw atIndex(e, i);
-      }
-    }
+    checkKeys(list, 0, list.length);
     return insertAll(() => this.#live('addAll()'), list);
   }
 

@@ -260,6 +260,19 @@ export function checkKey(key) {
   }
 }
 
+// checkKey() over keys[start..end): the first invalid key throws, its message ending with its index (an
+// error of any other kind, e.g. one a getter throws itself, passes through untouched).
+export function checkKeys(keys, start, end) {
+  for (let i = start; i < end; i++) {
+    try {
+      checkKey(keys[i]);
+    } catch (e) {
+      if (keyErrors.has(e)) e.message += ` (the key at index ${i})`;
+      throw e;
+    }
+  }
+}
+
 // ---- Batches: many keys packed into one buffer, one wasm call per chunk. ----
 //
 // Layout in wasm memory: data bytes (key i = data[off[i], off[i + 1])), n + 1 u32 offsets, n result bytes.
@@ -291,13 +304,6 @@ function ensureBatch(dataBytes) {
 // view per key costs ~10% of hasMany(), so the loop keeps it and pack() checks once at the end, packing
 // the chunk again with the current view until memory stayed put (it only grows, so this ends; such a
 // getter runs once more per repack).
-// A batch's error about a key also says where the key is (any other error, e.g. a user's own from a
-// getter, is passed on untouched).
-export function atIndex(error, i) {
-  if (keyErrors.has(error)) error.message += ` (the key at index ${i})`;
-  return error;
-}
-
 let packedHeap = null; // the view packInto() last wrote through
 
 function pack(keys, start) {
@@ -306,26 +312,14 @@ function pack(keys, start) {
     try {
       j = packInto(keys, start);
     } catch (e) {
-      throw locate(e, keys, start);
+      // Which key it was: found by checking the chunk again, off the hot loop (keeping the index for a catch
+      // there made hasMany() ~8% slower). A getter runs once more here; if it now returns a valid key, the
+      // error goes out without an index.
+      if (keyErrors.has(e)) checkKeys(keys, start, Math.min(keys.length, start + kBatchKeys));
+      throw e;
     }
     if (packedHeap === rt.heap) return j;
   }
-}
-
-// Which key a packing error is about: found by checking the chunk's keys again, off the hot loop (keeping
-// the index for a catch there made hasMany() ~8% slower). A getter runs once more on this path; one that
-// returns a different value the second time can make the index point at a later key with the same error.
-function locate(error, keys, start) {
-  if (!keyErrors.has(error)) return error;
-  const end = Math.min(keys.length, start + kBatchKeys);
-  for (let i = start; i < end; i++) {
-    try {
-      checkKey(keys[i]);
-    } catch (again) {
-      if (again.message === error.message) return atIndex(error, i);
-    }
-  }
-  return error;
 }
 
 function packInto(keys, start) {

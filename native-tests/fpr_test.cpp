@@ -188,6 +188,32 @@ TEST(SizingFromIntentSweep, SmallCapacitiesAlwaysFit) {
                         << "); first ones:" << failures.str();
 }
 
+// The filters of a sizing sweep that refused a key before holding `capacity` keys, for one report.
+struct CapacitySweep {
+  std::ostringstream failures;
+  unsigned failed = 0, tried = 0;
+
+  // Fills a filter made from `o` with key_of(0), key_of(1), ... up to o.capacity keys; records a refusal.
+  template <class KeyOf>
+  void check(const Options& o, const std::string& label, KeyOf key_of) {
+    CuckooFilter filter(o);
+    ++tried;
+    const uint64_t i = first_refused(filter, o.capacity, key_of);
+    if (i == o.capacity) return;
+    ++failed;
+    const unsigned f = filter.config().fingerprint_bits;
+    failures << "\n  " << label << "f=" << f << " capacity=" << o.capacity << " seed=" << o.seed << ": uint64 key "
+             << i << " refused at load " << filter.load_factor() << " (target "
+             << cuckoo::default_target_load(o.bucket_size, f) << ")";
+  }
+
+  std::string report() const {
+    std::ostringstream out;
+    out << failed << " of " << tried << " filters did not take `capacity` keys:" << failures.str();
+    return out.str();
+  }
+};
+
 // At b = 2 a large fpr allows a short fingerprint (fpr >= 4/63 ~ 0.063 -> f <= 6; fpr >= 4/15 -> f = 4), and
 // short fingerprints in buckets of 2 jam long before any useful load on large tables (b = 2, 2^20 buckets:
 // f = 6 fills to 0.48..0.83 depending on the seed, f = 4 to 0.24..0.41), because with 2^f - 1 fingerprint
@@ -196,8 +222,7 @@ TEST(SizingFromIntentSweep, SmallCapacitiesAlwaysFit) {
 // refused key 508636 at load 0.386. The paper recommends b = 2 precisely for large rates (eps > 0.002), so
 // users will pick this.
 TEST(SizingFromIntentSweep, BucketSize2AtLargeFprHoldsCapacity) {
-  std::ostringstream failures;
-  unsigned failed = 0, tried = 0;
+  CapacitySweep sweep;
   std::vector<uint64_t> capacities = {1000, 100000};
   if (test_scale() >= 0.5) capacities.push_back(1000000);  // the largest one only in optimised builds
   for (double fpr : {0.3, 0.2, 0.1, 0.05}) {
@@ -208,19 +233,13 @@ TEST(SizingFromIntentSweep, BucketSize2AtLargeFprHoldsCapacity) {
         o.fpr = fpr;
         o.bucket_size = 2;
         o.seed = seed;
-        CuckooFilter filter(o);
-        ++tried;
-        const uint64_t i = first_refused(filter, capacity, [](uint64_t k) { return k; });
-        if (i < capacity) {
-          ++failed;
-          failures << "\n  fpr=" << fpr << " (f=" << filter.config().fingerprint_bits << ") capacity=" << capacity
-                   << " seed=" << seed << ": uint64 key " << i << " refused at load " << filter.load_factor()
-                   << " (target " << cuckoo::default_target_load(2, filter.config().fingerprint_bits) << ")";
-        }
+        std::ostringstream label;
+        label << "fpr=" << fpr << " ";
+        sweep.check(o, label.str(), [](uint64_t k) { return k; });
       }
     }
   }
-  EXPECT_EQ(failed, 0u) << failed << " of " << tried << " filters did not take `capacity` keys:" << failures.str();
+  EXPECT_EQ(sweep.failed, 0u) << sweep.report();
 }
 
 // An explicit short fingerprint at b = 2 (4..7 bits) still gets a target load that takes `capacity` keys.
@@ -228,8 +247,7 @@ TEST(SizingFromIntentSweep, BucketSize2AtLargeFprHoldsCapacity) {
 // Options{capacity = 4'000'000, bucket_size = 2, fingerprint_bits = 4, seed = 2} full at 1,865,627 keys
 // (load 0.070), and f = 6 failing in 1 of 10 seeds at 4 M.
 TEST(SizingFromIntentSweep, BucketSize2ExplicitShortFingerprintsHoldCapacity) {
-  std::ostringstream failures;
-  unsigned failed = 0, tried = 0;
+  CapacitySweep sweep;
   std::vector<uint64_t> capacities = {1000, 100000};
   if (test_scale() >= 0.5) capacities.push_back(4000000);  // the audit's case, only in optimised builds
   for (unsigned f : {4u, 5u, 6u, 7u}) {
@@ -240,20 +258,12 @@ TEST(SizingFromIntentSweep, BucketSize2ExplicitShortFingerprintsHoldCapacity) {
         o.fingerprint_bits = f;
         o.bucket_size = 2;
         o.seed = seed;
-        CuckooFilter filter(o);
-        ++tried;
         // The audit's keys.
-        const uint64_t i = first_refused(filter, capacity, [&](uint64_t k) { return k * 0x9E3779B97F4A7C15ull + seed; });
-        if (i < capacity) {
-          ++failed;
-          failures << "\n  f=" << f << " capacity=" << capacity << " seed=" << seed << ": uint64 key " << i
-                   << " refused at load " << filter.load_factor() << " (target " << cuckoo::default_target_load(2, f)
-                   << ")";
-        }
+        sweep.check(o, "", [&](uint64_t k) { return k * 0x9E3779B97F4A7C15ull + seed; });
       }
     }
   }
-  EXPECT_EQ(failed, 0u) << failed << " of " << tried << " filters did not take `capacity` keys:" << failures.str();
+  EXPECT_EQ(sweep.failed, 0u) << sweep.report();
 }
 
 }  // namespace
