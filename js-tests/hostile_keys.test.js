@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CuckooFilter } from '../js/index.js';
-import { rt, malloc, kKeptScratch } from '../js/runtime.js'; // internals: scratch size and the allocator
+import { rt, malloc, kKeptScratch, kMinScratch } from '../js/runtime.js'; // internals: scratch size and the allocator
 
 const nextTask = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -29,6 +29,9 @@ test('long keys hash their exact bytes, and their scratch memory is given back a
   assert.ok(rt.scratchCap > kKeptScratch, 'a long key gets a scratch buffer of its size');
   await nextTask();
   assert.ok(rt.scratchCap <= kKeptScratch, `scratch still ${rt.scratchCap} bytes after the task`);
+  assert.ok(rt.scratchCap >= kMinScratch, 'the per-key road for short strings needs the minimum scratch size');
+  assert.equal(f.add('short key'), true);
+  assert.equal(f.has('short key'), true);
   // The same keys as bytes and in a batch: the same answers.
   assert.equal(f.has(new TextEncoder().encode(wide)), true);
   assert.deepEqual([...f.hasMany([ascii, wide, bytes, 'absent'.repeat(1 << 20)])], [1, 1, 1, 0]);

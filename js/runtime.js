@@ -23,6 +23,8 @@ export const rt = {
 };
 
 const kInitialScratch = 4096;
+// The scratch buffer is never smaller (its first malloc fails the load if memory is that short).
+export const kMinScratch = kInitialScratch;
 
 let loading = null;
 
@@ -244,10 +246,12 @@ export function ensureScratch(bytes) {
 function shrinkScratch() {
   shrinkQueued = false;
   if (rt.scratchCap <= kKeptScratch) return;
-  free(rt.scratch);
-  // Cannot fail in practice (a block just freed is larger); if it did, the next key allocates anew.
+  // The small buffer first: if memory is that short, the large one stays, so the scratch buffer always
+  // holds at least kMinScratch bytes (the per-key road for short strings relies on it and checks nothing).
   const ptr = rt.M._malloc(kInitialScratch) >>> 0;
-  setScratch(ptr, ptr === 0 ? 0 : kInitialScratch);
+  if (ptr === 0) return;
+  free(rt.scratch);
+  setScratch(ptr, kInitialScratch);
 }
 
 // Error kinds recorded by wasm/factory.cpp (enum ErrorKind).
