@@ -27,7 +27,7 @@ constexpr size_t kVersion = 4, kBucketSize = 5, kFingerprintBits = 6, kFlags = 7
                  kSeed = 16, kBucketCount = 24, kItemCount = 32, kVictimIndex = 40, kTable = 56;
 
 void put_le(Bytes& b, size_t offset, uint64_t v, size_t n) {
-  for (size_t i = 0; i < n; ++i) b[offset + i] = static_cast<uint8_t>(v >> (8 * i));
+  for (size_t i = 0; i < n; ++i) b.at(offset + i) = static_cast<uint8_t>(v >> (8 * i));
 }
 uint64_t get_le(const Bytes& b, size_t offset, size_t n) {
   uint64_t v = 0;

@@ -3,7 +3,8 @@
 // Keys are bytes (std::string_view, or pointer + length) or 64-bit integers (hashed as their 8
 // little-endian bytes, so insert(uint64_t{7}) and insert of the bytes 07 00 00 00 00 00 00 00 agree).
 // Any integer type converts to uint64_t: insert('a') is the integer 97, not the string "a", and
-// insert(-1) is 2^64 - 1. Pass std::string_view("a") for text.
+// insert(-1) is 2^64 - 1. Pass std::string_view("a") for text. Floating-point keys do not compile: they
+// would convert silently too (insert(3.7) would store the integer 3).
 // How a key becomes a bucket index and a fingerprint is frozen and specified in docs/hashing.md.
 //
 // Thread safety: const member functions (contains, count, contains_many, serialize, ...) may run from
@@ -14,6 +15,7 @@
 #include <cstdint>
 #include <memory>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "cuckoo/options.h"
@@ -61,6 +63,16 @@ class CuckooFilter {
   size_t count(uint64_t key) const;
   size_t count(const void* data, size_t size) const;
 
+  // A double or float key is an error, not the integer it truncates to: hash its bytes or its text.
+  template <typename Float, typename = std::enable_if_t<std::is_floating_point_v<Float>>>
+  bool insert(Float key) = delete;
+  template <typename Float, typename = std::enable_if_t<std::is_floating_point_v<Float>>>
+  bool contains(Float key) const = delete;
+  template <typename Float, typename = std::enable_if_t<std::is_floating_point_v<Float>>>
+  bool erase(Float key) = delete;
+  template <typename Float, typename = std::enable_if_t<std::is_floating_point_v<Float>>>
+  size_t count(Float key) const = delete;
+
   // Batch operations: hash a window of keys and prefetch both buckets of each well before probing
   // them, which hides DRAM latency on tables larger than the cache.
   // insert_many stops at the first key that does not fit and returns how many keys were inserted.
@@ -86,6 +98,8 @@ class CuckooFilter {
   // The 64-bit key hash that everything else derives from (docs/hashing.md).
   uint64_t hash(std::string_view key) const;
   uint64_t hash(uint64_t key) const;
+  template <typename Float, typename = std::enable_if_t<std::is_floating_point_v<Float>>>
+  uint64_t hash(Float key) const = delete;
 
   // Binary format (docs/format.md): header, packed table, checksum. Identical from native and WASM.
   std::vector<uint8_t> serialize() const;
