@@ -147,7 +147,12 @@ test('a table larger than WebAssembly memory is a RangeError, not an abort', asy
   // fails before touching any page (std::bad_alloc -> RangeError).
   await assert.rejects(CuckooFilter.create({ bucketCount: 2 ** 32 - 2 ** 23, bucketSize: 2, fingerprintBits: 4 }), {
     name: 'RangeError',
-    message: /memory/,
+    message: /^cuckoo: not enough memory for this filter's 4088\.00 MiB table \(WebAssembly memory is limited to 4 GiB/,
+  });
+  // Limits found by the core's sizing name the option as JS spells it.
+  await assert.rejects(CuckooFilter.create({ capacity: 1e6, targetLoad: 1e-9 }), {
+    name: 'RangeError',
+    message: /at targetLoad 1e-09 needs more than 2\^32 buckets/,
   });
   // The module still works afterwards.
   const f = await CuckooFilter.create({ capacity: 10 });
@@ -230,6 +235,36 @@ test('after dispose(), every call throws an Error saying so', async () => {
     message: 'cuckoo-wasm: CuckooFilter.add() called after dispose(): the filter was disposed',
   });
   assert.throws(() => f.bitsPerItem, /CuckooFilter\.bitsPerItem read after dispose/);
+  // Whatever the key: the filter's state is the first thing wrong.
+  for (const method of methods) {
+    for (const key of [null, 1.5, -1, 'ok']) assert.throws(() => f[method](key), /called after dispose\(\)/, `${method}(${key})`);
+  }
+});
+
+test('a key whose reading disposes the filter: the call throws instead of using freed memory', async () => {
+  for (const method of methods) {
+    const g = await CuckooFilter.create({ capacity: 100 });
+    const key = new DataView(new ArrayBuffer(4));
+    const { buffer } = key;
+    Object.defineProperty(key, 'buffer', { get: () => (g.dispose(), buffer) });
+    assert.throws(() => g[method](key), /after dispose\(\)/, method);
+  }
+});
+
+test('ready retries after a failed load, as create() does', () => {
+  const index = fileURLToPath(new URL('../js/index.js', import.meta.url));
+  const script = `
+    import { CuckooFilter } from ${JSON.stringify(index)};
+    const wasm = globalThis.WebAssembly;
+    globalThis.WebAssembly = undefined;
+    try { await CuckooFilter.ready; console.log('resolved'); } catch (e) { console.log('rejected'); }
+    globalThis.WebAssembly = wasm;
+    await CuckooFilter.ready;
+    console.log(new CuckooFilter({ capacity: 10 }).add('ok'));
+  `;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(r.stdout.trim().split('\n'), ['rejected', 'true']);
 });
 
 test('the synchronous API before the module is loaded throws an Error that says what to do', () => {

@@ -101,7 +101,15 @@ export class CuckooFilter {
 
   // Resolves when the WebAssembly module is ready; after that, the synchronous API works.
   static get ready() {
-    if (readyPromise === null) readyPromise = loadRuntime().then(() => undefined);
+    if (readyPromise === null) {
+      readyPromise = loadRuntime().then(
+        () => undefined,
+        (err) => {
+          readyPromise = null; // like create(): a later `ready` tries again
+          throw err;
+        },
+      );
+    }
     return readyPromise;
   }
 
@@ -138,26 +146,30 @@ export class CuckooFilter {
   }
 
   add(key) {
+    this.#live('add()'); // a disposed filter says so before any complaint about the key
     const n = stageKey(key);
-    const f = this.#live('add()');
+    const f = this.#live('add()'); // again: reading the key may have run user code that disposed it
     return (n < 0 ? callRaw(kInsertU64, f, staged.lo, staged.hi) : callRaw(kInsertBytes, f, rt.scratchArg, n)) !== 0;
   }
 
   has(key) {
+    this.#live('has()'); // a disposed filter says so before any complaint about the key
     const n = stageKey(key);
-    const f = this.#live('has()');
+    const f = this.#live('has()'); // again: reading the key may have run user code that disposed it
     return (n < 0 ? callRaw(kContainsU64, f, staged.lo, staged.hi) : callRaw(kContainsBytes, f, rt.scratchArg, n)) !== 0;
   }
 
   delete(key) {
+    this.#live('delete()'); // a disposed filter says so before any complaint about the key
     const n = stageKey(key);
-    const f = this.#live('delete()');
+    const f = this.#live('delete()'); // again: reading the key may have run user code that disposed it
     return (n < 0 ? callRaw(kEraseU64, f, staged.lo, staged.hi) : callRaw(kEraseBytes, f, rt.scratchArg, n)) !== 0;
   }
 
   count(key) {
+    this.#live('count()'); // a disposed filter says so before any complaint about the key
     const n = stageKey(key);
-    const f = this.#live('count()');
+    const f = this.#live('count()'); // again: reading the key may have run user code that disposed it
     return (n < 0 ? callRaw(kCountU64, f, staged.lo, staged.hi) : callRaw(kCountBytes, f, rt.scratchArg, n)) >>> 0;
   }
 

@@ -254,6 +254,12 @@ function shrinkScratch() {
   setScratch(ptr, kInitialScratch);
 }
 
+// The core's messages name options as C++ spells them (target_load); a JS caller wrote targetLoad.
+const kOptionNames = /\b(fingerprint_bits|bucket_size|max_kicks|semi_sort|target_load|bucket_count|huge_pages)\b/g;
+function jsOptionNames(message) {
+  return message.replace(kOptionNames, (name) => name.replace(/_(\w)/g, (_, c) => c.toUpperCase()));
+}
+
 // Error kinds recorded by wasm/factory.cpp (enum ErrorKind).
 const kInvalidArgument = 1;
 const kOutOfMemory = 2;
@@ -264,6 +270,7 @@ export function lastError() {
   const M = rt.M;
   const kind = M._lastErrorKind();
   const message = M._lastErrorMessage();
-  if (kind === kInvalidArgument || kind === kOutOfMemory) return new RangeError(message);
+  // Options are the caller's: name them in JS. A header's fields keep docs/format.md's names.
+  if (kind === kInvalidArgument || kind === kOutOfMemory) return new RangeError(jsOptionNames(message));
   return new Error(message);
 }

@@ -1,6 +1,7 @@
 // wasm/factory.cpp: see factory.h. Each wrapper catches, records and returns nullptr.
 #include "factory.h"
 
+#include <cstdio>
 #include <exception>
 #include <new>
 #include <stdexcept>
@@ -17,11 +18,25 @@ void record(int kind, const char* message) {
   g_message = message;
 }
 
+// The table size a failed allocation asked for (0 if unknown), for the out-of-memory message.
+uint64_t g_wanted_bytes = 0;
+
+std::string out_of_memory_message() {
+  std::string message = "cuckoo: not enough memory for this filter";
+  if (g_wanted_bytes != 0) {
+    char size[64];
+    std::snprintf(size, sizeof size, "'s %.2f MiB table", static_cast<double>(g_wanted_bytes) / (1 << 20));
+    message += size;
+  }
+  return message + " (WebAssembly memory is limited to 4 GiB, shared by every filter and the module itself)";
+}
+
 // Runs make() and converts whatever it throws into an error record.
 template <typename Make>
 cuckoo::CuckooFilter* guarded(Make make) {
   g_kind = kNoError;
   g_message.clear();
+  g_wanted_bytes = 0;
   try {
     return make();
   } catch (const cuckoo::FormatError& e) {
@@ -29,7 +44,7 @@ cuckoo::CuckooFilter* guarded(Make make) {
   } catch (const std::invalid_argument& e) {
     record(kInvalidArgument, e.what());
   } catch (const std::bad_alloc&) {
-    record(kOutOfMemory, "cuckoo: not enough memory for this filter (WebAssembly memory is limited to 4 GiB)");
+    record(kOutOfMemory, out_of_memory_message().c_str());
   } catch (const std::exception& e) {
     record(kOther, e.what());
   } catch (...) {
@@ -41,7 +56,10 @@ cuckoo::CuckooFilter* guarded(Make make) {
 }  // namespace
 
 cuckoo::CuckooFilter* create_filter(const cuckoo::Options& options) {
-  return guarded([&] { return new cuckoo::CuckooFilter(options); });
+  return guarded([&] {
+    g_wanted_bytes = cuckoo::resolve(options).table_bytes();  // throws what the constructor would
+    return new cuckoo::CuckooFilter(options);
+  });
 }
 
 cuckoo::CuckooFilter* deserialize_filter(uintptr_t data, size_t size) {
