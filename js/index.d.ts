@@ -48,7 +48,9 @@ export type Key = string | number | bigint | ArrayBufferView | ArrayBuffer | Sha
 export interface CuckooFilterOptions {
   /** Number of distinct keys the filter must accept: an integer >= 1 (number up to 2^53-1, or bigint).
    * The table gets m = `ceil(capacity / (bucketSize * targetLoad))` buckets plus `ceil(2 * sqrt(m))` of
-   * slack (so that small filters always take their capacity), rounded up to even. */
+   * slack (so that small filters take their capacity too), rounded up to even. Very rarely a key set needs
+   * more room than that (seen only at bucketSize 2: 7 in 1.16 M random small filters); the filter then
+   * reports full (`isFull`, `add` returns false) a little before `capacity`, and loses nothing. */
   capacity?: number | bigint;
   /** Target false-positive rate in (0, 1); picks the smallest fingerprint with 2b/(2^f-1) <= fpr, but
    * never fewer than 8 / 6 / 5 bits for bucketSize 2 / 4 / 8 (shorter ones make large tables jam early).
