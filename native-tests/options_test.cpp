@@ -91,6 +91,14 @@ TEST(OptionsErrors, Capacity) {
     expect_rejected(o, "capacity");
   }
   expect_rejected(with_capacity(std::numeric_limits<uint64_t>::max()), "capacity");
+  // The message says how far the user can go: ~2^32 buckets x 4 slots x the default load.
+  try {
+    cuckoo::resolve(with_capacity(uint64_t{1} << 40));
+    ADD_FAILURE() << "capacity 2^40 resolved";
+  } catch (const std::invalid_argument& e) {
+    const std::string why = e.what();
+    EXPECT_NE(why.find("with bucket_size 4 and the default target_load, the most is about 1.6"), std::string::npos) << why;
+  }
   // Just under the limit resolves (to at most 2^32 buckets) without allocating anything.
   Options o = with_capacity(uint64_t{1} << 32);
   o.target_load = 1.0;
