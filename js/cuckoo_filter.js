@@ -145,31 +145,39 @@ export class CuckooFilter {
     return ptr;
   }
 
+  // Stages key for a per-key call (keys.js); the caller then takes #live(), after staging, because reading
+  // the key can run user code (a getter) that disposes the filter. A disposed filter says so before any
+  // complaint about the key: checked only when the key is bad, so valid keys pay for one #live() only.
+  #stage(member, key) {
+    try {
+      return stageKey(key);
+    } catch (error) {
+      this.#live(member);
+      throw error;
+    }
+  }
+
   add(key) {
-    this.#live('add()'); // a disposed filter says so before any complaint about the key
-    const n = stageKey(key);
-    const f = this.#live('add()'); // again: reading the key may have run user code that disposed it
+    const n = this.#stage('add()', key);
+    const f = this.#live('add()');
     return (n < 0 ? callRaw(kInsertU64, f, staged.lo, staged.hi) : callRaw(kInsertBytes, f, rt.scratchArg, n)) !== 0;
   }
 
   has(key) {
-    this.#live('has()'); // a disposed filter says so before any complaint about the key
-    const n = stageKey(key);
-    const f = this.#live('has()'); // again: reading the key may have run user code that disposed it
+    const n = this.#stage('has()', key);
+    const f = this.#live('has()');
     return (n < 0 ? callRaw(kContainsU64, f, staged.lo, staged.hi) : callRaw(kContainsBytes, f, rt.scratchArg, n)) !== 0;
   }
 
   delete(key) {
-    this.#live('delete()'); // a disposed filter says so before any complaint about the key
-    const n = stageKey(key);
-    const f = this.#live('delete()'); // again: reading the key may have run user code that disposed it
+    const n = this.#stage('delete()', key);
+    const f = this.#live('delete()');
     return (n < 0 ? callRaw(kEraseU64, f, staged.lo, staged.hi) : callRaw(kEraseBytes, f, rt.scratchArg, n)) !== 0;
   }
 
   count(key) {
-    this.#live('count()'); // a disposed filter says so before any complaint about the key
-    const n = stageKey(key);
-    const f = this.#live('count()'); // again: reading the key may have run user code that disposed it
+    const n = this.#stage('count()', key);
+    const f = this.#live('count()');
     return (n < 0 ? callRaw(kCountU64, f, staged.lo, staged.hi) : callRaw(kCountBytes, f, rt.scratchArg, n)) >>> 0;
   }
 

@@ -123,14 +123,12 @@ Config resolve(const Options& o) {
     auto too_many = [&] {
       // The largest capacity that resolves: m + 2 sqrt(m) buckets of slack must stay within 2^32.
       const double max_buckets = static_cast<double>(kMaxBucketCount);
-      const double most = (max_buckets - 2.0 * std::sqrt(max_buckets) - 2.0) * o.bucket_size * load;
-      char most_text[32];
-      std::snprintf(most_text, sizeof most_text, "%.4g", std::floor(most));
-      return "capacity " + std::to_string(o.capacity) +
-             (o.target_load == 0.0 ? "" : " at target_load " + show(o.target_load)) +
+      const double most = std::floor((max_buckets - 2.0 * std::sqrt(max_buckets) - 2.0) * o.bucket_size * load);
+      const bool default_load = o.target_load == 0.0;
+      return "capacity " + std::to_string(o.capacity) + (default_load ? "" : " at target_load " + show(o.target_load)) +
              " needs more than 2^32 buckets (with bucket_size " + std::to_string(o.bucket_size) +
-             (o.target_load == 0.0 ? " and the default target_load" : " and this target_load") +
-             ", the most is about " + most_text + ")";
+             (default_load ? " and the default target_load" : " and this target_load") + ", the most is about " +
+             show(most) + ")";
     };
     double buckets = std::ceil(static_cast<double>(o.capacity) / (o.bucket_size * load));
     // The load a table fills to before the first failure varies more the smaller the table (its spread

@@ -27,6 +27,10 @@ class FilterCore;
 }
 
 class CuckooFilter {
+  // Selects the deleted overloads below for float, double and long double keys.
+  template <typename T>
+  using IfFloatingPoint = std::enable_if_t<std::is_floating_point_v<T>>;
+
  public:
   // Throws std::invalid_argument naming the option when the options are impossible.
   explicit CuckooFilter(const Options& options);
@@ -64,13 +68,13 @@ class CuckooFilter {
   size_t count(const void* data, size_t size) const;
 
   // A double or float key is an error, not the integer it truncates to: hash its bytes or its text.
-  template <typename Float, typename = std::enable_if_t<std::is_floating_point_v<Float>>>
+  template <typename Float, typename = IfFloatingPoint<Float>>
   bool insert(Float key) = delete;
-  template <typename Float, typename = std::enable_if_t<std::is_floating_point_v<Float>>>
+  template <typename Float, typename = IfFloatingPoint<Float>>
   bool contains(Float key) const = delete;
-  template <typename Float, typename = std::enable_if_t<std::is_floating_point_v<Float>>>
+  template <typename Float, typename = IfFloatingPoint<Float>>
   bool erase(Float key) = delete;
-  template <typename Float, typename = std::enable_if_t<std::is_floating_point_v<Float>>>
+  template <typename Float, typename = IfFloatingPoint<Float>>
   size_t count(Float key) const = delete;
 
   // Batch operations: hash a window of keys and prefetch both buckets of each well before probing
@@ -98,7 +102,7 @@ class CuckooFilter {
   // The 64-bit key hash that everything else derives from (docs/hashing.md).
   uint64_t hash(std::string_view key) const;
   uint64_t hash(uint64_t key) const;
-  template <typename Float, typename = std::enable_if_t<std::is_floating_point_v<Float>>>
+  template <typename Float, typename = IfFloatingPoint<Float>>
   uint64_t hash(Float key) const = delete;
 
   // Binary format (docs/format.md): header, packed table, checksum. Identical from native and WASM.
