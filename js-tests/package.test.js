@@ -111,8 +111,15 @@ test('package: the tarball holds the runtime files only, at a sane size', (t) =>
   for (const target of [pkg.main, pkg.module, pkg.types, ...conditions]) {
     assert.ok(files.includes(path.posix.normalize(target)), `package.json points at ${target}, not in the tarball`);
   }
+  // The specs the README links to (the binary format a server writes for a browser to read, and the
+  // hash it depends on) ship with it, so those links work for a reader of the installed package.
+  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  for (const [, doc] of readme.matchAll(/\]\((docs\/[\w.-]+\.md)\)/g)) {
+    assert.ok(files.includes(doc), `README.md links to ${doc}, not in the tarball`);
+  }
   // Nothing else: no tests, fixtures, C++ sources, build trees, benchmarks, tools, source maps, tarballs.
-  const allowed = /^(package\.json|README\.md|LICENSE(\.\w+)?|js\/[\w.-]+\.(js|cjs|d\.ts)|dist\/[\w.-]+\.(mjs|cjs|d\.cts))$/;
+  const allowed =
+    /^(package\.json|README\.md|LICENSE(\.\w+)?|docs\/[\w-]+\.md|js\/[\w.-]+\.(js|cjs|d\.ts)|dist\/[\w.-]+\.(mjs|cjs|d\.cts))$/;
   const unexpected = files.filter((f) => !allowed.test(f));
   assert.deepEqual(unexpected, [], 'files in the tarball that a consumer does not need');
   for (const f of files) {
