@@ -125,7 +125,7 @@ test('package: the tarball holds the runtime files only, at a sane size', (t) =>
   for (const f of files) {
     assert.doesNotMatch(f, /(^|\/)(test|tests|js-tests|native-tests|bench|core|wasm|fuzz|tools|scripts|testdata|build[^/]*)\//);
   }
-  // Sizes: the wasm ships as base64 twice (ESM and CJS modules), ~570 KiB each.
+  // Sizes: the wasm ships as base64 twice (ESM and CJS modules), ~300 KB each.
   assert.ok(packed.unpackedSize < 1.5 * 1024 * 1024, `unpacked size ${packed.unpackedSize} bytes > 1.5 MiB`);
   assert.ok(packed.size < 512 * 1024, `tarball ${packed.size} bytes > 512 KiB`);
 });

@@ -1,38 +1,60 @@
 // core/src/make_core.cpp: run-time configuration -> compile-time table shape.
 //
 // The widths users pick most (4, 8, 12, 16, 32 bits; 13 bits semi-sorted = the paper's 12 bits/entry
-// ss-CF) get code with the width baked in; every other width runs the same code with the width read at
-// run time (kFixedBits = 0), which costs a few percent on lookups, not correctness.
+// ss-CF) get code with the width baked in; every other width runs the same algorithm with the width read
+// at run time (kFixedBits = 0). Both place every key identically and write the same bytes
+// (native-tests/shape_test.cpp), so which one serves a filter is a matter of speed only.
+//
+// The WASM build (CUCKOO_COMPACT_SHAPES) bakes in widths for b = 4 only, the bucket size the JS package
+// uses unless told otherwise, and the ss-CF only at 13 bits. Every browser downloads that binary, and each
+// shape is ~10 KB of it: this keeps it at 224 KB instead of 341 KB (97 KB instead of 131 KB gzipped as
+// the package ships it). Filters with b = 2 or 8 at a common width then run the run-time-width code, in
+// Node 20 1.04-1.10x slower per has() on a short string and 1.12-1.33x on a number key; the widths that
+// sizing from a target rate picks (fpr 1%: 10 bits, 0.1%: 13) ran it already.
 #include <stdexcept>
 
 #include "filter_core.h"
 #include "packed_table.h"
 #include "semi_sorted_table.h"
 
+#ifndef CUCKOO_COMPACT_SHAPES
+#ifdef __EMSCRIPTEN__
+#define CUCKOO_COMPACT_SHAPES 1
+#else
+#define CUCKOO_COMPACT_SHAPES 0
+#endif
+#endif
+
 namespace cuckoo::internal {
 
 namespace {
 
+constexpr bool bakes_in_widths(unsigned bucket_size) { return !CUCKOO_COMPACT_SHAPES || bucket_size == 4; }
+
 template <unsigned kBucketSize>
 std::unique_ptr<FilterCore> make_packed(const Config& config) {
-  switch (config.fingerprint_bits) {
-    case 4: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 4>>>(config);
-    case 8: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 8>>>(config);
-    case 12: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 12>>>(config);
-    case 16: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 16>>>(config);
-    case 32: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 32>>>(config);
-    default:
-      if (kBucketSize * config.fingerprint_bits <= 57)
-        return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0, true>>>(config);
-      return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0>>>(config);
+  if constexpr (bakes_in_widths(kBucketSize)) {
+    switch (config.fingerprint_bits) {
+      case 4: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 4>>>(config);
+      case 8: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 8>>>(config);
+      case 12: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 12>>>(config);
+      case 16: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 16>>>(config);
+      case 32: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 32>>>(config);
+      default: break;
+    }
   }
+  if (kBucketSize * config.fingerprint_bits <= 57)
+    return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0, true>>>(config);
+  return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0>>>(config);
 }
 
 std::unique_ptr<FilterCore> make_semi_sorted(const Config& config) {
   switch (config.fingerprint_bits) {
+#if !CUCKOO_COMPACT_SHAPES
     case 9: return std::make_unique<CuckooCore<SemiSortedTable<9>>>(config);
-    case 13: return std::make_unique<CuckooCore<SemiSortedTable<13>>>(config);
     case 17: return std::make_unique<CuckooCore<SemiSortedTable<17>>>(config);
+#endif
+    case 13: return std::make_unique<CuckooCore<SemiSortedTable<13>>>(config);
     default: return std::make_unique<CuckooCore<SemiSortedTable<0>>>(config);
   }
 }
