@@ -333,6 +333,10 @@ void (() => { escaped.size = 3; });
 void (() => escaped.addAll('abc'));
 // @ts-expect-error a string is one key, not a batch of its characters
 void (() => escaped.hasMany('abc'));
+// @ts-expect-error a Uint8Array is one key, not a batch of its bytes
+void (() => escaped.hasMany(new Uint8Array([1, 2])));
+// @ts-expect-error any typed array is one key
+void (() => escaped.addAll(new Float64Array(2)));
 const oneKey: string = 'abc';
 // @ts-expect-error a string variable is one key too
 void (() => escaped.addAll(oneKey));

@@ -79,12 +79,12 @@ export interface CuckooFilterOptions {
 }
 
 /**
- * A batch of keys: an array or any iterable of {@link Key}s. Not a string (iterable, but one key): being
- * `object`, this type rejects string literals and variables, and the batch calls reject a string at run
- * time, as they do a `Uint8Array`/`Buffer` or other view (one key, its bytes) and a `String` object, which
- * this type lets through.
+ * A batch of keys: an array or any iterable of {@link Key}s. Not a string and not a typed array or
+ * `Buffer` (each is iterable, but one key: its characters or bytes are not keys of their own). Being
+ * `object`, this type rejects strings, and having no `byteLength`, it rejects typed arrays; the batch
+ * calls reject both at run time too, as they do a `String` object, which this type lets through.
  */
-export type KeyBatch = Iterable<Key> & object;
+export type KeyBatch = Iterable<Key> & object & { readonly byteLength?: never };
 
 /**
  * A `Uint8Array` over a plain `ArrayBuffer` (never a `SharedArrayBuffer`), as `serialize()` and
