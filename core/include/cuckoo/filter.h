@@ -1,6 +1,7 @@
 // cuckoo/filter.h: cuckoo::CuckooFilter, the paper's cuckoo filter with run-time configuration.
 //
-// Keys are bytes (std::string_view, or pointer + length) or 64-bit integers (hashed as their 8
+// Keys are bytes (std::string_view, or pointer + length: the pointer must address that many readable
+// bytes, and may be null only for length 0, as with std::string_view) or 64-bit integers (hashed as their 8
 // little-endian bytes, so insert(uint64_t{7}) and insert of the bytes 07 00 00 00 00 00 00 00 agree).
 // Any integer type converts to uint64_t: insert('a') is the integer 97, not the string "a", and
 // insert(-1) is 2^64 - 1. Pass std::string_view("a") for text. Floating-point keys do not compile: they
