@@ -121,6 +121,24 @@ test('objects posing as an ArrayBuffer (Symbol.toStringTag) are a TypeError', as
   f.dispose();
 });
 
+test('a Proxy around a Uint8Array, or an object that only inherits from one, is a TypeError that says so', async () => {
+  const f = await CuckooFilter.create({ capacity: 100 });
+  const posers = [new Proxy(new Uint8Array([97, 98, 99]), {}), Object.create(Uint8Array.prototype)];
+  for (const poser of posers) {
+    for (const call of [() => f.add(poser), () => f.has(poser), () => f.delete(poser), () => f.count(poser)]) {
+      assert.throws(call, { name: 'TypeError', message: /inherits from Uint8Array but is not one/ });
+    }
+    assert.throws(() => f.addAll(['a', poser]), { name: 'TypeError', message: /not one.*\(the key at index 1\)$/ });
+    assert.throws(() => f.hasMany([poser]), { name: 'TypeError', message: /\(the key at index 0\)$/ });
+  }
+  assert.equal(f.size, 0, 'addAll() added nothing');
+  const bytes = f.serialize();
+  for (const poser of [new Proxy(bytes, {}), Object.create(Uint8Array.prototype)]) {
+    assert.throws(() => CuckooFilter.deserializeSync(poser), { name: 'TypeError', message: /inherits from Uint8Array/ });
+  }
+  f.dispose();
+});
+
 test('a key getter that calls back into the package cannot corrupt a batch', async () => {
   const { f, intact } = await stocked();
   const other = await CuckooFilter.create({ capacity: 1000 });

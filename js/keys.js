@@ -137,11 +137,25 @@ const typedArrayLength = intrinsicGetter('length');
 const typedArrayBuffer = intrinsicGetter('buffer');
 const typedArrayByteOffset = intrinsicGetter('byteOffset');
 
+// The true length of something that inherits from Uint8Array. A Proxy around a Uint8Array, or
+// Object.create(Uint8Array.prototype), passes instanceof but is no typed array: the intrinsic getter
+// throws V8's "called on incompatible receiver", which would not say what was wrong with the key.
+function uint8Length(key) {
+  try {
+    return typedArrayLength.call(key);
+  } catch {
+    const message =
+      'cuckoo-wasm: an object that inherits from Uint8Array but is not one (a Proxy, or an object made ' +
+      'with Object.create) has no bytes of its own; pass the Uint8Array itself';
+    throw keyError(new TypeError(message));
+  }
+}
+
 // The bytes of a binary key, or null if key is not binary. Throws TypeError for a detached buffer.
 // The result's `length` is always its true length.
 export function bytesOf(key) {
   if (key instanceof Uint8Array) {
-    const n = typedArrayLength.call(key);
+    const n = uint8Length(key);
     if (n === 0 && isDetached(typedArrayBuffer.call(key))) throw detachedError();
     if (key.length === n) return key;
     return new Uint8Array(typedArrayBuffer.call(key), typedArrayByteOffset.call(key), n);
