@@ -122,7 +122,11 @@ void expect_same_packed_widths() {
 }
 
 TEST(TableShapes, BakedInWidthsMatchTheRunTimeWidthCodeB2) { expect_same_packed_widths<2>(); }
-TEST(TableShapes, BakedInWidthsMatchTheRunTimeWidthCodeB4) { expect_same_packed_widths<4>(); }
+TEST(TableShapes, BakedInWidthsMatchTheRunTimeWidthCodeB4) {
+  expect_same_packed_widths<4>();
+  expect_same_packed<4, 10>();  // b = 4 only: the widths a target rate of 1% and 0.1% picks
+  expect_same_packed<4, 13>();
+}
 TEST(TableShapes, BakedInWidthsMatchTheRunTimeWidthCodeB8) { expect_same_packed_widths<8>(); }
 
 TEST(TableShapes, BakedInSemiSortedWidthsMatchTheRunTimeWidthCode) {

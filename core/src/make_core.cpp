@@ -1,16 +1,18 @@
 // core/src/make_core.cpp: run-time configuration -> compile-time table shape.
 //
-// The widths users pick most (4, 8, 12, 16, 32 bits; 13 bits semi-sorted = the paper's 12 bits/entry
-// ss-CF) get code with the width baked in; every other width runs the same algorithm with the width read
-// at run time (kFixedBits = 0). Both place every key identically and write the same bytes
+// The widths users pick most (4, 8, 12, 16, 32 bits; with b = 4 also 10 and 13 bits, which sizing from
+// a target rate of 1% and 0.1% picks; 13 bits semi-sorted = the paper's 12 bits/entry ss-CF) get code
+// with the width baked in; every other width runs the same algorithm with the width read at run time
+// (kFixedBits = 0). Both place every key identically and write the same bytes
 // (native-tests/shape_test.cpp), so which one serves a filter is a matter of speed only.
 //
 // The WASM build (CUCKOO_COMPACT_SHAPES) bakes in widths for b = 4 only, the bucket size the JS package
 // uses unless told otherwise, and the ss-CF only at 13 bits. Every browser downloads that binary, and each
-// shape is ~10 KB of it: this keeps it at 224 KB instead of 341 KB (97 KB instead of 131 KB gzipped as
-// the package ships it). Filters with b = 2 or 8 at a common width then run the run-time-width code, in
-// Node 20 1.04-1.10x slower per has() on a short string and 1.12-1.33x on a number key; the widths that
-// sizing from a target rate picks (fpr 1%: 10 bits, 0.1%: 13) ran it already.
+// shape is ~10 KB of it: this keeps it at 244 KB, where baking in every bucket size was ~120 KB more.
+// Filters with b = 2 or 8 at a common width then run the run-time-width code, in Node 20 1.04-1.10x
+// slower per has() on a short string and 1.12-1.33x on a number key. Baking in b = 4 at 10 and 13 bits
+// (20 KB) made has() 1.00-1.13x faster on strings at fpr 1% and 0.1%, and hasMany() on short strings
+// 1.03-1.20x (bench/js/key_shapes.mjs against the build without them, one process, passes alternating).
 #include <stdexcept>
 
 #include "filter_core.h"
@@ -40,6 +42,13 @@ std::unique_ptr<FilterCore> make_packed(const Config& config) {
       case 12: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 12>>>(config);
       case 16: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 16>>>(config);
       case 32: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 32>>>(config);
+      default: break;
+    }
+  }
+  if constexpr (kBucketSize == 4) {
+    switch (config.fingerprint_bits) {
+      case 10: return std::make_unique<CuckooCore<PackedTable<4, 10>>>(config);
+      case 13: return std::make_unique<CuckooCore<PackedTable<4, 13>>>(config);
       default: break;
     }
   }

@@ -9,7 +9,7 @@
 // over entries. Its lowest set bit is always exact, which also gives the first empty entry for inserts.
 // This is plain 64-bit arithmetic, so the WASM build uses the same code path.
 //
-// kFixedBits != 0 bakes the fingerprint width into the code (the common widths 4, 8, 12, 16, 32);
+// kFixedBits != 0 bakes the fingerprint width into the code (the common widths: core/src/make_core.cpp);
 // kFixedBits == 0 reads it at run time and serves every other width. kOneLoad promises that a whole
 // bucket fits one load (b * f <= 57), which lets the run-time-width code drop its group loop: the widths
 // that sizing from a target rate often picks (b = 4: 7, 10, 11, 13, 14 bits) then cost about what the
@@ -34,8 +34,9 @@ class PackedTable {
 
  public:
   static constexpr unsigned kSlots = kBucketSize;
-  // Fixed widths whose buckets are whole bytes (b = 4: f = 4, 8, 12, 16, 32) address a bucket by bytes: the
-  // compiler cannot see that (bucket * b * f) >> 3 drops no bits, and those extra shifts are on every lookup.
+  // Fixed widths whose buckets are whole bytes (b = 4: f = 4, 8, 10, 12, 16, 32) address a bucket by
+  // bytes: the compiler cannot see that (bucket * b * f) >> 3 drops no bits, and those extra shifts are on
+  // every lookup.
   static constexpr bool kByteAligned = kFixedBits != 0 && kBucketSize * kFixedBits % 8 == 0;
   static constexpr uint64_t kBucketBytes = kBucketSize * kFixedBits / 8;
 
