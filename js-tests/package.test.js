@@ -8,7 +8,8 @@
 //     types (strict, module/moduleResolution nodenext), its `@ts-expect-error` lines are all real errors,
 //     and, compiled and run, it checks that the runtime values have the declared types;
 //   - a file with a wrong option type and no directive fails to type-check with the expected error;
-//   - the CommonJS side of the types (.cts with require) type-checks too.
+//   - the CommonJS side of the types (.cts with require) type-checks too;
+//   - the types also work with TypeScript 4.9.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -19,7 +20,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
-const tsc = path.join(root, 'node_modules', '.bin', 'tsc');
+// By path, not node_modules/.bin/tsc: the typescript-4.9 alias installs a `tsc` too, and either may own .bin.
+const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 const golden = path.join(root, 'testdata', 'golden', 'b4_f12_u64');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
@@ -411,6 +413,46 @@ test(
     assert.equal(r.status, 0, `tsc --module node16 consumer.cts:\n${r.stdout}${r.stderr}`);
   },
 );
+
+// The oldest TypeScript the types are kept working with: 4.9 (a devDependency alias, typescript-4.9), in
+// its three ways of resolving a package: module nodenext (exports, ESM and CJS), and the older node10
+// resolution that reads the top-level "types". skipLibCheck is off, so the .d.ts itself is checked: a
+// newer-only construct in it (e.g. `Uint8Array<ArrayBuffer>`, `Symbol.dispose` without the lib) fails here.
+test('package: the types also work with TypeScript 4.9 (nodenext ESM and CJS, node10)', () => {
+  const tsc49 = path.join(root, 'node_modules', 'typescript-4.9', 'bin', 'tsc');
+  assert.ok(existsSync(tsc49), `no ${tsc49}: npm ci (typescript-4.9 is a devDependency)`);
+  const body = `const f = await CuckooFilter.create({ capacity: 1000, fpr: 0.01, bucketSize: 4 });
+  const keys: Key[] = ['a', 1, 2n, new Uint8Array([1])];
+  const added: number = f.addAll(keys);
+  const hits: Uint8Array = f.hasMany(new Set<Key>(keys));
+  const found: boolean = f.add('x') && f.has('x') && f.delete('x') && f.count(7) >= 0;
+  const g: CuckooFilter = CuckooFilter.deserializeSync(f.serialize());
+  const shape: number = f.size + f.capacity + f.loadFactor + f.bitsPerItem + f.byteLength + g.size;
+  f.dispose();
+  g.dispose();
+  return added + hits.length + shape + (found ? 1 : 0);`;
+  writeFileSync(path.join(project, 'ts49.mts'), `import { CuckooFilter, type Key } from 'cuckoo-wasm';
+export async function main(): Promise<number> {
+  ${body}
+}
+`);
+  writeFileSync(path.join(project, 'ts49.cts'), `import { CuckooFilter, type Key } from 'cuckoo-wasm';
+export async function main(): Promise<number> {
+  ${body}
+}
+`);
+  writeFileSync(path.join(project, 'ts49_node10.ts'), `import { CuckooFilter, type Key } from 'cuckoo-wasm';
+export async function main(): Promise<number> {
+  ${body}
+}
+`);
+  const base = ['--noEmit', '--strict']; // no --types '': 4.9 rejects an empty list (the project has no @types)
+  const nodenext = [...base, '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022'];
+  ok(run(process.execPath, [tsc49, ...nodenext, 'ts49.mts'], { cwd: project }), 'tsc 4.9 ts49.mts');
+  ok(run(process.execPath, [tsc49, ...nodenext, 'ts49.cts'], { cwd: project }), 'tsc 4.9 ts49.cts');
+  const node10 = [...base, '--module', 'commonjs', '--moduleResolution', 'node', '--target', 'es2020'];
+  ok(run(process.execPath, [tsc49, ...node10, 'ts49_node10.ts'], { cwd: project }), 'tsc 4.9 ts49_node10.ts');
+});
 
 // From a bundler: esbuild (a devDependency) bundles an ES module importing 'cuckoo-wasm' from the installed
 // tarball for the browser platform, where a Node built-in import would be an error. The bundle must come
