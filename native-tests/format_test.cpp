@@ -165,6 +165,20 @@ TEST(FormatRoundTrip, EmptyAndStringKeys) {
   for (const auto& k : keys) EXPECT_TRUE(g.contains(k)) << k;
 }
 
+// The huge-page hint is the caller's, not the file's: it follows the argument, and the bytes are the same.
+TEST(FormatRoundTrip, HugePageHintIsTheCallersChoice) {
+  CuckooFilter f(opts(4, 12, false, 1024));
+  for (uint64_t k = 0; k < 3000; ++k) ASSERT_TRUE(f.insert(k));
+  const Bytes b = f.serialize();
+  const CuckooFilter by_default = CuckooFilter::deserialize(b.data(), b.size());
+  const CuckooFilter without = CuckooFilter::deserialize(b.data(), b.size(), /*huge_pages=*/false);
+  EXPECT_TRUE(by_default.config().huge_pages);
+  EXPECT_FALSE(without.config().huge_pages);
+  EXPECT_EQ(without.serialize(), b);
+  EXPECT_EQ(by_default.serialize(), b);
+  for (uint64_t k = 0; k < 3000; ++k) ASSERT_TRUE(without.contains(k));
+}
+
 // The header holds exactly what the spec says, at the documented offsets.
 TEST(FormatRoundTrip, HeaderFieldsAreWhereTheSpecSays) {
   CuckooFilter f(opts(8, 13, false, 10, 0x0123456789ABCDEFull, 77));

@@ -76,7 +76,7 @@ std::vector<uint8_t> CuckooFilter::serialize() const {
   return bytes;
 }
 
-CuckooFilter CuckooFilter::deserialize(const void* data, size_t size) {
+CuckooFilter CuckooFilter::deserialize(const void* data, size_t size, bool huge_pages) {
   const auto* in = static_cast<const uint8_t*>(data);
   if (in == nullptr && size != 0) throw FormatError("null input");
   if (size < kFormatOverhead)
@@ -127,7 +127,7 @@ CuckooFilter CuckooFilter::deserialize(const void* data, size_t size) {
     throw FormatError("item count " + std::to_string(items) + " exceeds the " + std::to_string(c.slot_count()) +
                       " slots");
 
-  c.huge_pages = true;
+  c.huge_pages = huge_pages;
   auto core = internal::make_core(c);
   std::memcpy(core->table_data(), in + kHeaderBytes, table);
   if (!core->validate_table(&why)) throw FormatError("invalid table: " + why);

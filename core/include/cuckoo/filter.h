@@ -112,7 +112,8 @@ class CuckooFilter {
   // Writes serialized_size() bytes to out.
   void serialize_to(uint8_t* out) const;
   // Validates everything before trusting anything; throws cuckoo::FormatError (cuckoo/format.h).
-  static CuckooFilter deserialize(const void* data, size_t size);
+  // huge_pages is Options::huge_pages for the loaded table: a memory hint, so the bytes do not hold it.
+  static CuckooFilter deserialize(const void* data, size_t size, bool huge_pages = true);
 
   // Access to the implementation for the format and the WASM binding; not part of the stable API.
   internal::FilterCore& core() { return *core_; }
