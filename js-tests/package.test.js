@@ -421,7 +421,10 @@ test(
 test('package: the types also work with TypeScript 4.9 (nodenext ESM and CJS, node10)', () => {
   const tsc49 = path.join(root, 'node_modules', 'typescript-4.9', 'bin', 'tsc');
   assert.ok(existsSync(tsc49), `no ${tsc49}: npm ci (typescript-4.9 is a devDependency)`);
-  const body = `const f = await CuckooFilter.create({ capacity: 1000, fpr: 0.01, bucketSize: 4 });
+  // One file, read as ESM (.mts), CommonJS (.cts) and, under node10 resolution, a plain .ts.
+  const source = `import { CuckooFilter, type Key } from 'cuckoo-wasm';
+export async function main(): Promise<number> {
+  const f = await CuckooFilter.create({ capacity: 1000, fpr: 0.01, bucketSize: 4 });
   const keys: Key[] = ['a', 1, 2n, new Uint8Array([1])];
   const added: number = f.addAll(keys);
   const hits: Uint8Array = f.hasMany(new Set<Key>(keys));
@@ -430,22 +433,10 @@ test('package: the types also work with TypeScript 4.9 (nodenext ESM and CJS, no
   const shape: number = f.size + f.capacity + f.loadFactor + f.bitsPerItem + f.byteLength + g.size;
   f.dispose();
   g.dispose();
-  return added + hits.length + shape + (found ? 1 : 0);`;
-  writeFileSync(path.join(project, 'ts49.mts'), `import { CuckooFilter, type Key } from 'cuckoo-wasm';
-export async function main(): Promise<number> {
-  ${body}
+  return added + hits.length + shape + (found ? 1 : 0);
 }
-`);
-  writeFileSync(path.join(project, 'ts49.cts'), `import { CuckooFilter, type Key } from 'cuckoo-wasm';
-export async function main(): Promise<number> {
-  ${body}
-}
-`);
-  writeFileSync(path.join(project, 'ts49_node10.ts'), `import { CuckooFilter, type Key } from 'cuckoo-wasm';
-export async function main(): Promise<number> {
-  ${body}
-}
-`);
+`;
+  for (const file of ['ts49.mts', 'ts49.cts', 'ts49_node10.ts']) writeFileSync(path.join(project, file), source);
   const base = ['--noEmit', '--strict']; // no --types '': 4.9 rejects an empty list (the project has no @types)
   const nodenext = [...base, '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022'];
   ok(run(process.execPath, [tsc49, ...nodenext, 'ts49.mts'], { cwd: project }), 'tsc 4.9 ts49.mts');
