@@ -31,6 +31,15 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
 
+# The tools need Node 20 (playwright-core, the browser test's driver, refuses older). Debian 12's own
+# nodejs, which the line above installs on a machine with none, is 18: say so now rather than fail later.
+# (The package itself supports Node >= 18; scripts/test-node18.sh tests that.)
+node_major=$(node -p 'process.versions.node.split(".")[0]')
+if [ "$node_major" -lt 20 ]; then
+  echo "install-deps: Node $(node --version) found; building and testing need Node 20 or later" >&2
+  exit 1
+fi
+
 # npm packages (dev only: benchmark peers, playwright-core, typescript). Reinstall when the lock changed.
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund --loglevel=error
