@@ -149,6 +149,12 @@ test('a table larger than WebAssembly memory is a RangeError, not an abort', asy
     name: 'RangeError',
     message: /^cuckoo: not enough memory for this filter's 4088\.00 MiB table \(WebAssembly memory is limited to 4 GiB/,
   });
+  // One table is limited to just under 2 GiB (the allocator's largest block on wasm32), even with the
+  // memory empty: 2 billion keys at fpr 1% would take 2.5 GiB. Refused before memory grows.
+  await assert.rejects(CuckooFilter.create({ capacity: 2e9, fpr: 0.01 }), {
+    name: 'RangeError',
+    message: /^cuckoo: not enough memory for this filter's 2536\.59 MiB table .* one filter's table to just under 2 GiB\)$/,
+  });
   // Limits found by the core's sizing name the option as JS spells it.
   await assert.rejects(CuckooFilter.create({ capacity: 1e6, targetLoad: 1e-9 }), {
     name: 'RangeError',

@@ -43,7 +43,8 @@ export type Key = string | number | bigint | ArrayBufferView | ArrayBuffer | Sha
  * type (e.g. `bucketSize: '4'`), an unknown option or a missing capacity is a `TypeError`; a value out of range is a `RangeError`
  * whose message names the option (e.g. "cuckoo-wasm: options.bucketSize must be 2, 4 or 8 (got 3)").
  * Limits only the sizing can tell (a capacity needing more than 2^32 buckets, a table too large for the
- * 4 GiB of WebAssembly memory) are a `RangeError` with the core's message (e.g. "cuckoo: capacity ...").
+ * 4 GiB of WebAssembly memory or over the ~2 GiB one table can take) are a `RangeError` with the core's
+ * message (e.g. "cuckoo: capacity ...").
  */
 export interface CuckooFilterOptions {
   /** Number of distinct keys the filter must accept: an integer >= 1 (number up to 2^53-1, or bigint).
@@ -126,7 +127,7 @@ export declare class CuckooFilter {
    * @throws {Error} if the module is not loaded yet.
    * @throws {TypeError} for options of the wrong type, unknown or missing options.
    * @throws {RangeError} for options out of range, naming the option, or a table that does not fit in
-   *   WebAssembly memory (4 GiB).
+   *   WebAssembly memory (4 GiB in all, just under 2 GiB for one table).
    */
   constructor(options: CuckooFilterOptions);
 

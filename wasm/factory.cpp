@@ -28,7 +28,13 @@ std::string out_of_memory_message() {
     std::snprintf(size, sizeof size, "'s %.2f MiB table", static_cast<double>(g_wanted_bytes) / (1 << 20));
     message += size;
   }
-  return message + " (WebAssembly memory is limited to 4 GiB, shared by every filter and the module itself)";
+  // Both limits, since either can be the one hit: Emscripten's malloc (dlmalloc) refuses any single block
+  // of 2 GiB or more on a 32-bit target, however much of the 4 GiB is free. (emmalloc takes larger blocks,
+  // but the one in Emscripten 3.1.6 returned a block running past the end of memory when its growth hit
+  // 4 GiB, so we stay with dlmalloc.)
+  return message +
+         " (WebAssembly memory is limited to 4 GiB, shared by every filter and the module itself, and one"
+         " filter's table to just under 2 GiB)";
 }
 
 // Runs make() and converts whatever it throws into an error record.
