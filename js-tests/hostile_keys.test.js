@@ -91,6 +91,56 @@ test('a key whose ArrayBuffer was transferred is a TypeError, in single calls, b
   f.dispose();
 });
 
+// Resizable ArrayBuffers (ES2024) arrived in Node 20; Node 18 ignores maxByteLength and has no resize().
+const canResize = typeof ArrayBuffer.prototype.resize === 'function';
+
+test('a view left outside its resizable ArrayBuffer when it shrank is a TypeError, never the empty key', { skip: !canResize && 'no resizable ArrayBuffer in this Node' }, async () => {
+  const { f, intact } = await stocked(100);
+  assert.equal(f.add(new Uint8Array(0)), true, 'the empty key is in: a view read as empty would match it');
+  const makers = [
+    (buffer) => new Uint8Array(buffer, 4, 4),
+    (buffer) => new Uint8Array(buffer, 4), // length-tracking
+    (buffer) => new Uint32Array(buffer, 4, 1),
+    (buffer) => new Uint16Array(buffer, 4),
+    (buffer) => new DataView(buffer, 4, 4),
+    (buffer) => new DataView(buffer, 4),
+  ];
+  const message = /the view lies outside its ArrayBuffer, which was resized smaller/;
+  for (const make of makers) {
+    const buffer = new ArrayBuffer(8, { maxByteLength: 16 });
+    new Uint8Array(buffer).set([1, 2, 3, 4, 5, 6, 7, 8]);
+    const view = make(buffer);
+    // In bounds, a view of a resizable buffer is its bytes like any other.
+    assert.equal(f.has(view), f.has(new Uint8Array([5, 6, 7, 8])), `${view.constructor.name} in bounds`);
+    buffer.resize(2);
+    for (const method of ['add', 'has', 'delete', 'count']) {
+      assert.throws(() => f[method](view), { name: 'TypeError', message }, `${method}(${view.constructor.name})`);
+    }
+    assert.throws(() => f.hasMany(['k0', view]), { name: 'TypeError', message: /\(the key at index 1\)/ });
+    assert.throws(() => f.addAll(['new-a', view]), { name: 'TypeError', message });
+    assert.throws(() => CuckooFilter.deserializeSync(view), { name: 'TypeError', message });
+  }
+  assert.equal(f.has('new-a'), false, 'addAll added nothing');
+  assert.equal(f.count(new Uint8Array(0)), 1);
+  assert.ok(intact());
+  f.dispose();
+});
+
+test('a DataView whose byteLength lies (subclass) is hashed by its real bytes', async () => {
+  const { f, intact } = await stocked();
+  class Liar extends DataView {
+    get byteLength() {
+      return 100;
+    }
+  }
+  const key = new Liar(new Uint8Array([9, 8, 7]).buffer);
+  assert.equal(f.add(key), true);
+  assert.equal(f.has(new Uint8Array([9, 8, 7])), true);
+  assert.deepEqual([...f.hasMany([key])], [1]);
+  assert.ok(intact());
+  f.dispose();
+});
+
 test('a Uint8Array whose length lies (subclass or own property) is hashed by its real bytes', async () => {
   const { f, intact } = await stocked();
   class Short extends Uint8Array {

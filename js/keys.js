@@ -8,7 +8,8 @@
 //   bigint              0..2^64-1: the same 8 little-endian bytes
 // So "abc" and Uint8Array [97, 98, 99] are the same key, and 7, 7n and [7,0,0,0,0,0,0,0] are the same key.
 // Anything else is a TypeError (including non-integer numbers: 1.5, NaN, Infinity); integers outside
-// the ranges above are a RangeError.
+// the ranges above are a RangeError. A binary key with no bytes to read (a detached buffer, or a view
+// outside a resizable buffer that shrank) is a TypeError too, not the empty key.
 import { rt, ensureScratch, kKeptScratch, kMinScratch, malloc, free, callRawBatch, kInsertMany, kContainsMany } from './runtime.js';
 
 const encoder = new TextEncoder();
@@ -130,12 +131,19 @@ function splitBigInt(key) {
 
 // The typed arrays' own getters: a subclass (or an instance property) may redefine `length`, but the copy
 // into wasm memory (TypedArray.prototype.set) uses the real one, so sizing by a lying `length` would write
-// past the buffer sized for it.
+// past the buffer sized for it. The same holds for DataView's getters.
 const typedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
 const intrinsicGetter = (name) => Object.getOwnPropertyDescriptor(typedArrayPrototype, name).get;
 const typedArrayLength = intrinsicGetter('length');
 const typedArrayBuffer = intrinsicGetter('buffer');
 const typedArrayByteOffset = intrinsicGetter('byteOffset');
+const typedArrayByteLength = intrinsicGetter('byteLength');
+const typedArraySet = typedArrayPrototype.set;
+const dataViewGetter = (name) => Object.getOwnPropertyDescriptor(DataView.prototype, name).get;
+const dataViewBuffer = dataViewGetter('buffer');
+const dataViewByteOffset = dataViewGetter('byteOffset');
+const dataViewByteLength = dataViewGetter('byteLength');
+const noBytes = new Uint8Array(0);
 
 // The true length of something that inherits from Uint8Array. A Proxy around a Uint8Array, or
 // Object.create(Uint8Array.prototype), passes instanceof but is no typed array: the intrinsic getter
@@ -151,18 +159,58 @@ function uint8Length(key) {
   }
 }
 
-// The bytes of a binary key, or null if key is not binary. Throws TypeError for a detached buffer.
-// The result's `length` is always its true length.
+// A view past the end of a resizable ArrayBuffer that was resized smaller (ES2024, Node >= 20).
+function outOfBoundsError() {
+  const message =
+    'cuckoo-wasm: the view lies outside its ArrayBuffer, which was resized smaller, so it has no bytes';
+  return keyError(new TypeError(message));
+}
+
+// A typed array reads as empty (length 0 at offset 0) both when it is and when its buffer was detached
+// or shrank below it; hashing the last two as the empty key would be a silent wrong answer.
+function checkEmptyTypedArray(view, buffer) {
+  if (isDetached(buffer)) throw detachedError();
+  try {
+    typedArraySet.call(noBytes, view); // copies nothing, but throws for a source that is out of bounds
+  } catch {
+    throw outOfBoundsError();
+  }
+}
+
+// The bytes of a DataView; its getters throw once the view is out of bounds.
+function dataViewBytes(view) {
+  const buffer = dataViewBuffer.call(view);
+  if (isDetached(buffer)) throw detachedError();
+  let offset, length;
+  try {
+    offset = dataViewByteOffset.call(view);
+    length = dataViewByteLength.call(view);
+  } catch {
+    throw outOfBoundsError();
+  }
+  return new Uint8Array(buffer, offset, length);
+}
+
+// The bytes of a binary key, or null if key is not binary. Throws TypeError for a view or buffer with no
+// bytes to read (detached, or outside its shrunken buffer). The result's `length` is always its true length.
 export function bytesOf(key) {
   if (key instanceof Uint8Array) {
     const n = uint8Length(key);
-    if (n === 0 && isDetached(typedArrayBuffer.call(key))) throw detachedError();
+    if (n === 0) checkEmptyTypedArray(key, typedArrayBuffer.call(key));
     if (key.length === n) return key;
     return new Uint8Array(typedArrayBuffer.call(key), typedArrayByteOffset.call(key), n);
   }
   if (ArrayBuffer.isView(key)) {
-    if (isDetached(key.buffer)) throw detachedError();
-    return new Uint8Array(key.buffer, key.byteOffset, key.byteLength);
+    // ArrayBuffer.isView admits only typed arrays and DataViews; the typed-array getter throws for the latter.
+    let buffer;
+    try {
+      buffer = typedArrayBuffer.call(key);
+    } catch {
+      return dataViewBytes(key);
+    }
+    const length = typedArrayByteLength.call(key);
+    if (length === 0) checkEmptyTypedArray(key, buffer);
+    return new Uint8Array(buffer, typedArrayByteOffset.call(key), length);
   }
   if (isArrayBuffer(key)) {
     if (isDetached(key)) throw detachedError();
