@@ -112,7 +112,9 @@ export interface CuckooFilterSummary {
  * Each filter owns memory outside the JS heap: call {@link CuckooFilter.dispose} (or use `using`) when done.
  * A `FinalizationRegistry` frees filters that are garbage-collected without `dispose()`, but garbage
  * collection is not guaranteed to run soon (or at all), so do not rely on it for many or large filters.
- * After `dispose()`, every method and property throws an `Error` saying the filter was disposed.
+ * After `dispose()`, every method and property throws an `Error` saying the filter was disposed, except
+ * `dispose()` itself, `disposed`, `toJSON()` (`{ CuckooFilter: ..., disposed: true }`), `Symbol.toStringTag`
+ * and Node's `util.inspect` (`CuckooFilter <disposed>`), so that logging a disposed filter still works.
  *
  * Not thread-safe in the usual sense: a filter belongs to the JS realm (thread) that created it; move it
  * between workers with `serialize()` / `deserialize()`. `structuredClone()` and `postMessage()` copy none of
@@ -247,7 +249,7 @@ export declare class CuckooFilter {
    */
   toJSON(): CuckooFilterSummary;
 
-  /** Frees the filter's WebAssembly memory now. Idempotent; afterwards every call throws an `Error`. */
+  /** Frees the filter's WebAssembly memory now. Idempotent; afterwards every other call throws an `Error`. */
   dispose(): void;
 
   /** The same as {@link CuckooFilter.dispose}, for `using f = await CuckooFilter.create(...)`. */
