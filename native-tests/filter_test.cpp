@@ -222,7 +222,7 @@ TEST_P(FilterTest, MoveTransfersTheFilter) {
 
 // A uint64_t key is its 8 little-endian bytes: all three overloads must be the same key, for every operation.
 // Integer types convert to the uint64_t key (documented); floating-point ones must not compile, since
-// they would convert too and silently store a truncated integer.
+// they would convert too and silently store a truncated integer. Neither may nullptr.
 template <typename Key, typename = void>
 struct AcceptsKey : std::false_type {};
 template <typename Key>
@@ -235,6 +235,7 @@ struct AcceptsKey<Key, std::void_t<decltype(std::declval<CuckooFilter&>().insert
 static_assert(AcceptsKey<uint64_t>::value && AcceptsKey<int>::value && AcceptsKey<char>::value);
 static_assert(AcceptsKey<std::string_view>::value && AcceptsKey<const char*>::value);
 static_assert(!AcceptsKey<double>::value && !AcceptsKey<float>::value && !AcceptsKey<long double>::value);
+static_assert(!AcceptsKey<std::nullptr_t>::value, "nullptr would reach strlen through std::string_view");
 
 TEST_P(FilterTest, IntegerKeysEqualTheirLittleEndianBytes) {
   CuckooFilter by_int(options(512, 3)), by_bytes(options(512, 3)), by_pointer(options(512, 3));

@@ -5,7 +5,7 @@
 // little-endian bytes, so insert(uint64_t{7}) and insert of the bytes 07 00 00 00 00 00 00 00 agree).
 // Any integer type converts to uint64_t: insert('a') is the integer 97, not the string "a", and
 // insert(-1) is 2^64 - 1. Pass std::string_view("a") for text. Floating-point keys do not compile: they
-// would convert silently too (insert(3.7) would store the integer 3).
+// would convert silently too (insert(3.7) would store the integer 3). Nor does insert(nullptr).
 // How a key becomes a bucket index and a fingerprint is frozen and specified in docs/hashing.md.
 //
 // Thread safety: const member functions (contains, count, contains_many, serialize, ...) may run from
@@ -28,9 +28,9 @@ class FilterCore;
 }
 
 class CuckooFilter {
-  // Selects the deleted overloads below for float, double and long double keys.
+  // Selects the deleted overloads below for float, double and long double keys, and for nullptr.
   template <typename T>
-  using IfFloatingPoint = std::enable_if_t<std::is_floating_point_v<T>>;
+  using IfNotAKey = std::enable_if_t<std::is_floating_point_v<T> || std::is_null_pointer_v<T>>;
 
  public:
   // Throws std::invalid_argument naming the option when the options are impossible.
@@ -69,14 +69,16 @@ class CuckooFilter {
   size_t count(const void* data, size_t size) const;
 
   // A double or float key is an error, not the integer it truncates to: hash its bytes or its text.
-  template <typename Float, typename = IfFloatingPoint<Float>>
-  bool insert(Float key) = delete;
-  template <typename Float, typename = IfFloatingPoint<Float>>
-  bool contains(Float key) const = delete;
-  template <typename Float, typename = IfFloatingPoint<Float>>
-  bool erase(Float key) = delete;
-  template <typename Float, typename = IfFloatingPoint<Float>>
-  size_t count(Float key) const = delete;
+  // So is nullptr, which would pick the std::string_view overload and run strlen(nullptr). (A template,
+  // not a plain nullptr_t overload, so that a literal 0 stays the integer key 0 instead of ambiguous.)
+  template <typename NotAKey, typename = IfNotAKey<NotAKey>>
+  bool insert(NotAKey key) = delete;
+  template <typename NotAKey, typename = IfNotAKey<NotAKey>>
+  bool contains(NotAKey key) const = delete;
+  template <typename NotAKey, typename = IfNotAKey<NotAKey>>
+  bool erase(NotAKey key) = delete;
+  template <typename NotAKey, typename = IfNotAKey<NotAKey>>
+  size_t count(NotAKey key) const = delete;
 
   // Batch operations: hash a window of keys and prefetch both buckets of each well before probing
   // them, which hides DRAM latency on tables larger than the cache.
@@ -103,8 +105,8 @@ class CuckooFilter {
   // The 64-bit key hash that everything else derives from (docs/hashing.md).
   uint64_t hash(std::string_view key) const;
   uint64_t hash(uint64_t key) const;
-  template <typename Float, typename = IfFloatingPoint<Float>>
-  uint64_t hash(Float key) const = delete;
+  template <typename NotAKey, typename = IfNotAKey<NotAKey>>
+  uint64_t hash(NotAKey key) const = delete;
 
   // Binary format (docs/format.md): header, packed table, checksum. Identical from native and WASM.
   std::vector<uint8_t> serialize() const;
