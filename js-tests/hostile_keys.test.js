@@ -126,22 +126,7 @@ test('a view left outside its resizable ArrayBuffer when it shrank is a TypeErro
   f.dispose();
 });
 
-test('a DataView whose byteLength lies (subclass) is hashed by its real bytes', async () => {
-  const { f, intact } = await stocked();
-  class Liar extends DataView {
-    get byteLength() {
-      return 100;
-    }
-  }
-  const key = new Liar(new Uint8Array([9, 8, 7]).buffer);
-  assert.equal(f.add(key), true);
-  assert.equal(f.has(new Uint8Array([9, 8, 7])), true);
-  assert.deepEqual([...f.hasMany([key])], [1]);
-  assert.ok(intact());
-  f.dispose();
-});
-
-test('a Uint8Array whose length lies (subclass or own property) is hashed by its real bytes', async () => {
+test('a view whose length lies (Uint8Array or DataView subclass, own property) is hashed by its real bytes', async () => {
   const { f, intact } = await stocked();
   class Short extends Uint8Array {
     get length() {
@@ -157,6 +142,15 @@ test('a Uint8Array whose length lies (subclass or own property) is hashed by its
     assert.deepEqual([...f.hasMany([key, 'k1'])], [1, 1]);
   }
   assert.equal(f.addAll([liar, shadowed]), 2);
+  class LongDataView extends DataView {
+    get byteLength() {
+      return 100;
+    }
+  }
+  const dataView = new LongDataView(new Uint8Array([9, 8, 7]).buffer);
+  assert.equal(f.add(dataView), true);
+  assert.equal(f.has(new Uint8Array([9, 8, 7])), true);
+  assert.deepEqual([...f.hasMany([dataView])], [1]);
   assert.ok(intact(), 'no key lost: nothing was written past the scratch buffer');
   f.dispose();
 });
