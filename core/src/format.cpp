@@ -22,6 +22,8 @@
 
 namespace cuckoo {
 
+FormatError::~FormatError() = default;
+
 namespace {
 
 constexpr uint8_t kFlagSemiSort = 1;

@@ -24,6 +24,8 @@ inline constexpr size_t kFormatOverhead = kHeaderBytes + kChecksumBytes;
 class FormatError : public std::runtime_error {
  public:
   explicit FormatError(const std::string& message) : std::runtime_error("cuckoo: " + message) {}
+  // Defined in format.cpp, so the vtable and type_info live in the library instead of in every user.
+  ~FormatError() override;
 };
 
 }  // namespace cuckoo
