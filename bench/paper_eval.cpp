@@ -434,7 +434,9 @@ std::string render_table3(const std::vector<FilterResult>& results, const EvalCo
   row("bits per item", [](const FilterResult& r) { return fmt("%.2f", r.bits_per_item); });
   row("false positive rate", [](const FilterResult& r) { return fmt("%.3f%%", 100 * r.fpr); });
   row("construction (M keys/s)", [](const FilterResult& r) { return fmt("%.2f", r.construction_mops); });
-  row("load at the end", [](const FilterResult& r) { return fmt("%.1f%%", 100 * r.occupancy.back().alpha); });
+  row("occupancy at the end", [](const FilterResult& r) { return fmt("%.1f%%", 100 * r.occupancy.back().alpha); });
+  out << "(occupancy = items / design capacity: the slots of the CF, ss-CF and dl-CBF, the item count the\n"
+         " Bloom filters are sized for, 90% of the QF's slots; so a full QF shows 100%)\n";
   out << "the paper's Table 3 (192 MB, Xeon L5640):\n"
          "                                  CF       ss-CF          BF      blk-BF          QF      dl-CBF\n"
          "items (million)               127.78      128.04      123.89      123.89      120.80      103.82\n"
@@ -635,7 +637,7 @@ void write_figures(const std::vector<FilterResult>& results, const EvalConfig& c
     pos.title = "Figure 6b: positive lookups vs occupancy";
     ins.title = "Figure 7: insert throughput vs occupancy";
     for (Plot* p : {&neg, &pos, &ins}) {
-      p->x_label = "alpha: table occupancy";
+      p->x_label = "alpha: occupancy (items / design capacity; QF: / 90% of its slots)";
       p->y_label = p == &ins ? "insert throughput (M ops/s)" : "lookup throughput (M ops/s)";
     }
     for (const auto& r : results) {

@@ -25,7 +25,9 @@
 //   add fails      adds that returned false (filter full); "-" when add() returns nothing
 //   memory         JS heap delta (heapUsed + arrayBuffers, after gc) around construction + fill; for
 //                  cuckoo-wasm the filter's bytes in WebAssembly memory (byteLength) plus the heap delta if
-//                  positive (its wrapper is tiny, the delta is gc noise); bits/item = memory*8/n
+//                  positive (its wrapper is tiny, the delta is gc noise); for a peer whose state is one
+//                  typed array (bloomfilter), at least that array's bytes, which the delta can undercount;
+//                  bits/item = memory*8/n
 //   serialized     bytes of the filter's own serialization; ms to serialize / deserialize (best of R)
 //   round trip     false negatives of the deserialized copy over the present keys (all of them for the
 //                  fast filters, the first 20000 for the slow ones)
@@ -147,8 +149,11 @@ async function child(opts) {
   r.sizing = peer.sizing(f);
   r.wasm = peer.wasm(f);
   // For cuckoo-wasm the JS side holds a small wrapper only, so its heap delta is gc noise of either sign
-  // (±0.2 MB); count the filter's wasm bytes plus any positive heap delta.
-  r.memoryBytes = r.wasm ? r.wasm.filterBytes + Math.max(0, r.heapDelta) : r.heapDelta;
+  // (±0.2 MB); count the filter's wasm bytes plus any positive heap delta. A peer that knows its exact
+  // size (bloomfilter: its bit array) counts at least that: its delta came out 11% under it once.
+  r.structureBytes = peer.structureBytes ? peer.structureBytes(f) : null;
+  if (r.wasm) r.memoryBytes = r.wasm.filterBytes + Math.max(0, r.heapDelta);
+  else r.memoryBytes = Math.max(r.heapDelta, r.structureBytes ?? 0);
 
   // Lookups: the hit counts give false negatives and the measured fpr; they must not change between reps.
   // Present and absent passes alternate, so both see the same stretch of a noisy machine.
@@ -406,7 +411,8 @@ function report(results, opts, meta, h2h = {}) {
     'Columns: add/has M/s = million calls per second (construction not included); memory = JS heap delta ' +
       '(heapUsed + arrayBuffers after gc) around construction + fill; for cuckoo-wasm, the filter\'s bytes in ' +
       'WebAssembly memory (`byteLength`) plus the heap delta when positive (the module\'s whole linear memory, ' +
-      'which only grows, is shown as "module"); measured fpr = absent keys reported present (count); round trip = keys ' +
+      'which only grows, is shown as "module"); for bloomfilter, at least its bit array\'s bytes (the heap delta ' +
+      'can undercount it); measured fpr = absent keys reported present (count); round trip = keys ' +
       'the deserialized copy lost that the original found. Ratios are of calls per second within this run.',
   );
   return out.join('\n');

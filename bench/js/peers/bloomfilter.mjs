@@ -31,6 +31,10 @@ export const bloomfilter = {
   wasm() {
     return null;
   },
+  // Its whole state is this array (plus k): the memory column counts at least its bytes.
+  structureBytes(f) {
+    return f.buckets.byteLength;
+  },
   add,
   has,
   serialize(f) {
