@@ -166,6 +166,43 @@ test('a table larger than WebAssembly memory is a RangeError, not an abort', asy
   f.dispose();
 });
 
+test('running out of memory in the first batch call loses nothing and leaves later batches working', () => {
+  // A fresh process, so that this is the first batch call: its buffers are allocated then. Memory is made
+  // to run out after one more allocation (the allocator stubbed), then comes back. Before, the second of
+  // two buffers failing left the answers' address at 0, and every later hasMany() wrote over the start of
+  // WebAssembly memory, which broke the module for good.
+  const index = fileURLToPath(new URL('../js/index.js', import.meta.url));
+  const runtime = fileURLToPath(new URL('../js/runtime.js', import.meta.url));
+  const script = `
+    import { CuckooFilter } from ${JSON.stringify(index)};
+    import { rt } from ${JSON.stringify(runtime)};
+    await CuckooFilter.ready;
+    const keys = Array.from({ length: 3000 }, (_, i) => 'key-' + i);
+    const f = new CuckooFilter({ capacity: 10_000 });
+    for (const k of keys) f.add(k);
+    const low = rt.M.HEAPU8.slice(0, 4096);
+    const malloc = rt.M._malloc;
+    let calls = 0;
+    rt.M._malloc = (n) => (++calls >= 2 ? 0 : malloc(n));
+    let error = null;
+    try { f.addAll(['new-key']); } catch (e) { error = e; }
+    rt.M._malloc = malloc;
+    const answers = f.hasMany(keys);
+    console.log(JSON.stringify({
+      error: error && error.name + ': ' + error.message,
+      size: f.size,
+      found: answers.reduce((a, x) => a + x, 0),
+      lowIntact: rt.M.HEAPU8.slice(0, 4096).every((b, i) => b === low[i]),
+      later: [f.addAll(['new-key']), f.has('new-key'), new CuckooFilter({ capacity: 10 }).add(1)],
+    }));
+  `;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.match(out.error, /^RangeError: cuckoo-wasm: out of WebAssembly memory allocating \d+ bytes/);
+  assert.deepEqual(out, { ...out, size: 3000, found: 3000, lowIntact: true, later: [1, true, true] });
+});
+
 test('bad bytes: an Error carrying the C++ FormatError message', async () => {
   const f = await CuckooFilter.create({ capacity: 100, seed: 1 });
   f.addAll(['a', 'b', 'c']);

@@ -363,8 +363,13 @@ const batch = { data: 0, dataCap: 0, offsets: 0, out: 0, busy: false }; // alloc
 // its size). Throws RangeError, changing nothing, if memory is short.
 function ensureBatch(dataBytes) {
   if (batch.offsets === 0) {
-    batch.offsets = malloc(4 * (kBatchKeys + 1));
-    batch.out = malloc(kBatchKeys);
+    // One block for both, so that running out of memory leaves neither set: with two mallocs, a failed
+    // second one left `out` at address 0 for good, and every later hasMany() wrote its answers over the
+    // module's own data there.
+    const offsetsBytes = 4 * (kBatchKeys + 1);
+    const block = malloc(offsetsBytes + kBatchKeys);
+    batch.offsets = block;
+    batch.out = block + offsetsBytes;
   }
   if (batch.data === 0 || dataBytes > batch.dataCap) {
     const cap = Math.max(dataBytes, kBatchData);
