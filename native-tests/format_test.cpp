@@ -364,6 +364,25 @@ TEST(FormatReject, BadVictim) {
   Bytes no_room = good;
   put_le(no_room, kItemCount, get_le(good, kItemCount, 8) - 1, 8);
   EXPECT_REJECTED(reseal(no_room), "does not match");
+  // A victim parked beside room: a filter with free entries that would refuse every insert. Refused,
+  // whether the room is in the victim's own bucket or in its other one.
+  CuckooFilter one_item(opts(4, 8, false, 8));
+  one_item.insert(uint64_t{7});
+  Bytes beside_room = one_item.serialize();  // 31 of 32 entries empty
+  beside_room[kFlags] = 2;
+  put_le(beside_room, kVictimFp, 1, 4);
+  put_le(beside_room, kItemCount, get_le(beside_room, kItemCount, 8) + 1, 8);
+  EXPECT_REJECTED(reseal(beside_room), "victim parked although one of its buckets has an empty entry");
+  for (const size_t bucket_offset : {size_t{0}, size_t{1}}) {
+    // The victim's bucket, then the other one, get an entry cleared; the item count follows.
+    Bytes b = good;
+    const uint64_t index = get_le(good, kVictimIndex, 8);
+    const uint32_t fp = static_cast<uint32_t>(get_le(good, kVictimFp, 4));
+    const uint64_t bucket = bucket_offset == 0 ? index : cuckoo::internal::BucketHasher(4, 8).alt_index(index, fp);
+    b[kTable + bucket * 4] = 0;  // b = 4, f = 8: entry 0 of the bucket is this byte
+    put_le(b, kItemCount, get_le(good, kItemCount, 8) - 1, 8);
+    EXPECT_REJECTED(reseal(b), "victim parked although one of its buckets has an empty entry");
+  }
 }
 
 // Semi-sorted buckets start with a 12-bit code < 3876; 3876..4095 name no nibble tuple.

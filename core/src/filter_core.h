@@ -78,6 +78,8 @@ class FilterCore {
   virtual uint64_t count_entries() const = 0;
   // Checks table bytes that came from outside (semi-sort codes, padding bits).
   virtual bool validate_table(std::string* why) const = 0;
+  // Whether the bucket has an empty entry (deserialize: a victim is parked only when both buckets are full).
+  virtual bool has_empty_entry(uint64_t bucket) const = 0;
   // Restores the non-table state after the table bytes were copied in.
   void restore_state(uint64_t size, const Victim& victim, uint64_t rng_state) {
     size_ = size;
@@ -174,6 +176,7 @@ class CuckooCore final : public FilterCore {
   size_t allocated_bytes() const override { return table_.allocated_bytes() + sizeof(*this); }
   uint64_t count_entries() const override { return table_.count_entries(); }
   bool validate_table(std::string* why) const override { return table_.validate(why); }
+  bool has_empty_entry(uint64_t bucket) const override { return table_.count(bucket, 0) != 0; }
 
   const Table& table() const { return table_; }
 

@@ -139,6 +139,13 @@ CuckooFilter CuckooFilter::deserialize(const void* data, size_t size, bool huge_
   if (items != stored)
     throw FormatError("item count " + std::to_string(items) + " does not match the " + std::to_string(stored) +
                       " fingerprints stored");
+  // An insert parks a victim only when both of its buckets are full, and every later erase first tries to
+  // move it home, so a file with room in one of them did not come from a filter: loaded, it would refuse
+  // every insert ("full") while nearly empty.
+  if (victim.used && (core->has_empty_entry(victim.index) ||
+                      core->has_empty_entry(core->hasher().alt_index(victim.index, victim.fingerprint))))
+    throw FormatError("victim parked although one of its buckets has an empty entry (a filter parks one only "
+                      "when both are full)");
   core->restore_state(items, victim, get_u64(in + 48));
   return CuckooFilter(std::move(core));
 }
