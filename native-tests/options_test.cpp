@@ -171,6 +171,12 @@ TEST(OptionsErrors, TargetLoad) {
   Options o = with_capacity();
   o.target_load = 1e-300;
   expect_rejected(o, "at target_load 1e-300");
+  // Just above 1: shown with the digits that tell it from 1, which the range allows.
+  o.target_load = 1.0000001;
+  expect_rejected(o, "target_load must be in (0, 1] (got 1.0000001)");
+  o.fpr = 0.1 + 0.9;  // exactly 1
+  o.target_load = 0.0;
+  expect_rejected(o, "fpr must be in (0, 1) (got 1)");
 }
 
 TEST(OptionsErrors, HelpersRejectWhatResolveRejects) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <stdexcept>
 
@@ -22,9 +23,15 @@ void require_bucket_size(unsigned b) {
 }
 
 // A double as a user would write it: std::to_string prints fixed 6 decimals, so fpr 1e-12 read "0.000000".
-std::string show(double value) {
+// 6 significant digits for a figure we computed (approximate = true); for a value the user gave, the
+// fewest (6 or more) that read back as it: at a fixed 6, target_load 1.0000001 was refused as "must be
+// in (0, 1] (got 1)".
+std::string show(double value, bool approximate = false) {
   char text[32];
-  std::snprintf(text, sizeof text, "%.6g", value);
+  for (int digits = 6; digits <= 17; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, value);
+    if (approximate || std::strtod(text, nullptr) == value) break;
+  }
   return text;
 }
 }  // namespace
@@ -128,7 +135,7 @@ Config resolve(const Options& o) {
       return "capacity " + std::to_string(o.capacity) + (default_load ? "" : " at target_load " + show(o.target_load)) +
              " needs more than 2^32 buckets (with bucket_size " + std::to_string(o.bucket_size) +
              (default_load ? " and the default target_load" : " and this target_load") + ", the most is about " +
-             show(most) + ")";
+             show(most, /*approximate=*/true) + ")";
     };
     double buckets = std::ceil(static_cast<double>(o.capacity) / (o.bucket_size * load));
     // The load a table fills to before the first failure varies more the smaller the table (its spread
