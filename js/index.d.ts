@@ -207,7 +207,9 @@ export declare class CuckooFilter {
 
   /**
    * Adds keys in order, in batches (one WebAssembly call per chunk of up to 16384 keys, with prefetching).
-   * Every key is checked first: an invalid key throws before anything is added.
+   * Every key is checked first: an invalid key throws before anything is added. (Keys are read twice, to
+   * check and to add; an array whose getters or Proxy hand out a valid key, then an invalid one, throws
+   * at the second read, with the chunks before that key already added.)
    * @param keys an array or any iterable of keys. A string or a `Uint8Array` (or other view) is one key,
    *   not a batch of its characters or bytes: passing one is a TypeError (wrap it: `addAll([key])`).
    * @returns how many keys were added. Stops at the first key that does not fit: when the result `n` is
