@@ -49,6 +49,23 @@ test('properties describe the resolved configuration', async () => {
   f.dispose();
 });
 
+test('fprBound is the native false_positive_bound, bit for bit', async () => {
+  // The same table as native-tests/options_test.cpp (FalsePositiveBoundIsTheSameDoubleEverywhere).
+  const cases = [
+    [2, 4, 0.24116543209876543],
+    [4, 5, 0.23073409005615597],
+    [4, 12, 0.0019519330235979807],
+    [8, 8, 0.060933000395866077],
+    [8, 32, 3.7252902928240628e-9],
+    [2, 32, 9.313225745070583e-10],
+  ];
+  for (const [bucketSize, fingerprintBits, bound] of cases) {
+    const f = await CuckooFilter.create({ bucketCount: 2, bucketSize, fingerprintBits });
+    assert.equal(f.fprBound, bound, `b ${bucketSize} f ${fingerprintBits}`);
+    f.dispose();
+  }
+});
+
 test('properties are read-only', async () => {
   const f = await CuckooFilter.create({ capacity: 10 });
   for (const name of ['size', 'capacity', 'loadFactor', 'bitsPerItem', 'byteLength', 'seed', 'isFull']) {

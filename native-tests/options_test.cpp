@@ -302,10 +302,29 @@ TEST(OptionsResolve, FalsePositiveBoundFormula) {
       Config c;
       c.bucket_size = b;
       c.fingerprint_bits = f;
-      const double expected = 1.0 - std::pow(1.0 - 1.0 / (std::ldexp(1.0, f) - 1.0), 2.0 * b);
-      EXPECT_DOUBLE_EQ(cuckoo::false_positive_bound(c), expected);
-      EXPECT_LE(cuckoo::false_positive_bound(c), 2.0 * b / (std::ldexp(1.0, f) - 1.0));
+      // 1 - (1 - p)^(2b), in long double and without cancellation.
+      const long double p = 1.0L / (std::ldexp(1.0L, static_cast<int>(f)) - 1.0L);
+      const long double exact = -std::expm1l(2.0L * b * std::log1pl(-p));
+      const double bound = cuckoo::false_positive_bound(c);
+      EXPECT_LE(std::fabs(static_cast<double>((bound - exact) / exact)), 4 * 0x1p-52) << "b " << b << " f " << f;
+      EXPECT_LE(bound, 2.0 * b / (std::ldexp(1.0, static_cast<int>(f)) - 1.0));
     }
+  }
+}
+
+// The same doubles as fprBound in JS (js-tests/filter.test.js holds this table too): every build computes
+// the bound with the same correctly rounded operations, in the same order.
+TEST(OptionsResolve, FalsePositiveBoundIsTheSameDoubleEverywhere) {
+  const struct {
+    unsigned b, f;
+    double bound;
+  } cases[] = {{2, 4, 0.24116543209876543},  {4, 5, 0.23073409005615597},    {4, 12, 0.0019519330235979807},
+               {8, 8, 0.060933000395866077}, {8, 32, 3.7252902928240628e-09}, {2, 32, 9.313225745070583e-10}};
+  for (const auto& k : cases) {
+    Config c;
+    c.bucket_size = k.b;
+    c.fingerprint_bits = k.f;
+    EXPECT_EQ(cuckoo::false_positive_bound(c), k.bound) << "b " << k.b << " f " << k.f;
   }
 }
 
