@@ -50,7 +50,8 @@ test('properties describe the resolved configuration', async () => {
 });
 
 test('fprBound is the native false_positive_bound, bit for bit', async () => {
-  // The same table as native-tests/options_test.cpp (FalsePositiveBoundIsTheSameDoubleEverywhere).
+  // The same table as native-tests/options_test.cpp (FalsePositiveBoundIsTheSameDoubleEverywhere): the
+  // core computed in WebAssembly, with its libc, must give the native doubles.
   const cases = [
     [2, 4, 0.24116543209876543],
     [4, 5, 0.23073409005615597],

@@ -291,18 +291,7 @@ export class CuckooFilter {
   // The false-positive bound of a full filter: 1 - (1 - 1/(2^f - 1))^(2b) (cuckoo::false_positive_bound).
   get fprBound() {
     this.#live('fprBound');
-    const { fingerprintBits: f, bucketSize: b } = this.#config;
-    // Computed exactly as the core does (options.cpp), with only +, * and /, so the double is the native
-    // one bit for bit: 1 - (1 - p) ** (2b) differed from std::pow in the last bit at b = 4, f = 5.
-    const p = 1 / (2 ** f - 1);
-    const x = 1 - p;
-    let sum = 0;
-    let power = 1;
-    for (let k = 0; k < 2 * b; k++) {
-      sum += power;
-      power *= x;
-    }
-    return p * sum;
+    return this.#handle._fprBound();
   }
 
   // JSON cannot hold a filter, and without this JSON.stringify writes `{}` (the fields are private): JSON

@@ -312,8 +312,8 @@ TEST(OptionsResolve, FalsePositiveBoundFormula) {
   }
 }
 
-// The same doubles as fprBound in JS (js-tests/filter.test.js holds this table too): every build computes
-// the bound with the same correctly rounded operations, in the same order.
+// The same doubles as fprBound in JS (js-tests/filter.test.js holds this table too): the WASM build runs
+// this code with its own libc, so the bound uses only correctly rounded operations (no pow).
 TEST(OptionsResolve, FalsePositiveBoundIsTheSameDoubleEverywhere) {
   const struct {
     unsigned b, f;

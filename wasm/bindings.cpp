@@ -41,6 +41,7 @@ EMSCRIPTEN_BINDINGS(cuckoo) {
       .class_function("_deserialize", &cuckoo_wasm::deserialize_filter, allow_raw_pointers())
       .function("_address", &cuckoo_wasm::address_of)
       .function("_config", &cuckoo_wasm::config_of)
+      .function("_fprBound", &cuckoo_wasm::fpr_bound_of)
       .function("_size", &CuckooFilter::size)
       .function("_slotCount", &CuckooFilter::slot_count)
       .function("_isFull", &CuckooFilter::is_full)

@@ -82,6 +82,8 @@ uintptr_t address_of(const cuckoo::CuckooFilter& filter) { return reinterpret_ca
 
 cuckoo::Config config_of(const cuckoo::CuckooFilter& filter) { return filter.config(); }
 
+double fpr_bound_of(const cuckoo::CuckooFilter& filter) { return cuckoo::false_positive_bound(filter.config()); }
+
 void serialize_into(const cuckoo::CuckooFilter& filter, uintptr_t out) {
   filter.serialize_to(reinterpret_cast<uint8_t*>(out));
 }

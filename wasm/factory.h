@@ -37,6 +37,8 @@ std::string last_error_message();
 uintptr_t address_of(const cuckoo::CuckooFilter& filter);
 // A copy of the resolved configuration (embind returns value objects by value).
 cuckoo::Config config_of(const cuckoo::CuckooFilter& filter);
+// cuckoo::false_positive_bound of its configuration (fprBound: the core's double, not a JS twin of it).
+double fpr_bound_of(const cuckoo::CuckooFilter& filter);
 // Writes filter.serialized_size() bytes at address out.
 void serialize_into(const cuckoo::CuckooFilter& filter, uintptr_t out);
 

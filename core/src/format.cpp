@@ -140,8 +140,8 @@ CuckooFilter CuckooFilter::deserialize(const void* data, size_t size, bool huge_
     throw FormatError("item count " + std::to_string(items) + " does not match the " + std::to_string(stored) +
                       " fingerprints stored");
   // An insert parks a victim only when both of its buckets are full, and every later erase first tries to
-  // move it home, so a file with room in one of them did not come from a filter: loaded, it would refuse
-  // every insert ("full") while nearly empty.
+  // move it home, so a file with room in one of them did not come from a filter (a consistency check: a
+  // real filter can still be full while nearly empty, docs/format.md).
   if (victim.used && (core->has_empty_entry(victim.index) ||
                       core->has_empty_entry(core->hasher().alt_index(victim.index, victim.fingerprint))))
     throw FormatError("victim parked although one of its buckets has an empty entry (a filter parks one only "
