@@ -161,8 +161,8 @@ double false_positive_bound(const Config& c) {
     fail("fingerprint_bits must be in 4..32 (got " + std::to_string(c.fingerprint_bits) + ")");
   // 1 - (1 - p)^(2b) = p * (1 + x + ... + x^(2b - 1)) with x = 1 - p: only +, * and /, which IEEE
   // arithmetic rounds the same everywhere, so the native and the WASM build (JS's fprBound) give the same
-  // double (with std::pow, glibc's and a JS twin's ** differed in the last bit at b = 4, f = 5). It is also
-  // within 4 ulp for long fingerprints, where 1 - pow(1 - p, 2b) cancels (up to 7.5e-9 relative error).
+  // double whatever their libm (with pow, native and JS differed in the last bit at b = 4, f = 5). It is
+  // also within 4 ulp for long fingerprints, where 1 - pow(1 - p, 2b) cancels (up to 7.5e-9 relative error).
   const double p = 1.0 / (std::ldexp(1.0, static_cast<int>(c.fingerprint_bits)) - 1.0);
   const double x = 1.0 - p;
   double sum = 0.0;
