@@ -109,10 +109,10 @@ TEST_P(LoadTest, FillToFailureLosesNothing) {
   if (HasFailure()) return;
 
   std::printf("fill to failure, %llu buckets, b=%u f=%u%s: load %.4f (%llu items)\n",
-              static_cast<unsigned long long>(o.bucket_count), c.b, c.f, c.semi_sort ? " semi-sorted" : "", r.load,
+              static_cast<unsigned long long>(*o.bucket_count), c.b, c.f, c.semi_sort ? " semi-sorted" : "", r.load,
               static_cast<unsigned long long>(r.inserted));
   RecordProperty("load", std::to_string(r.load));
-  RecordProperty("bucket_count", std::to_string(o.bucket_count));
+  RecordProperty("bucket_count", std::to_string(*o.bucket_count));
 
   // State after the failure: the victim is parked and counted, the table holds the rest.
   EXPECT_TRUE(filter.is_full());

@@ -62,15 +62,14 @@ TEST(OptionsErrors, BucketSize) {
 }
 
 TEST(OptionsErrors, FingerprintBits) {
-  for (unsigned f : {1u, 2u, 3u, 33u, 40u, 64u}) {
+  // 0 is a value like any other, not "unset" (that is an empty std::optional): it is refused.
+  for (unsigned f : {0u, 1u, 2u, 3u, 33u, 40u, 64u}) {
     Options o = with_capacity();
     o.fingerprint_bits = f;
-    expect_rejected(o, "fingerprint_bits");
+    expect_rejected(o, "fingerprint_bits must be in 4..32 (got " + std::to_string(f) + ")");
   }
-  // fingerprint_bits = 0 means "derive it from fpr"; with fpr also unset it must not be taken literally.
-  Options o = with_capacity();
-  o.fingerprint_bits = 0;
-  EXPECT_GE(cuckoo::resolve(o).fingerprint_bits, cuckoo::kMinFingerprintBits);
+  // Unset, it is derived from fpr (the default 0.01 here).
+  EXPECT_EQ(cuckoo::resolve(with_capacity()).fingerprint_bits, cuckoo::fingerprint_bits_for(cuckoo::kDefaultFpr, 4));
   // Through a Config (no derivation there), 0 and 3 are errors.
   for (unsigned f : {0u, 3u, 40u}) {
     Config c;
@@ -106,7 +105,7 @@ TEST(OptionsErrors, Capacity) {
 }
 
 TEST(OptionsErrors, Fpr) {
-  for (double fpr : {1.0, -1.0, 1.5, -0.0001, std::nan(""), std::numeric_limits<double>::infinity(),
+  for (double fpr : {0.0, -0.0, 1.0, -1.0, 1.5, -0.0001, std::nan(""), std::numeric_limits<double>::infinity(),
                      -std::numeric_limits<double>::infinity()}) {
     Options o = with_capacity();
     o.fpr = fpr;
@@ -118,7 +117,7 @@ TEST(OptionsErrors, Fpr) {
   expect_rejected(o, "fpr");
   // The message shows the value as given, not std::to_string's fixed "0.000000".
   EXPECT_NE(resolve_error(o).find("fpr 1e-10 "), std::string::npos) << resolve_error(o);
-  // fpr = 0 means "unset": the default 0.01 applies.
+  // Unset, the default 0.01 applies.
   EXPECT_EQ(cuckoo::resolve(with_capacity()).fingerprint_bits, cuckoo::fingerprint_bits_for(cuckoo::kDefaultFpr, 4));
   EXPECT_THROW(cuckoo::fingerprint_bits_for(0.0, 4), std::invalid_argument);
   EXPECT_THROW(cuckoo::fingerprint_bits_for(1.0, 4), std::invalid_argument);
@@ -159,7 +158,7 @@ TEST(OptionsErrors, MaxKicks) {
 }
 
 TEST(OptionsErrors, TargetLoad) {
-  for (double load : {-0.5, 1.01, 2.0, std::nan("")}) {
+  for (double load : {0.0, -0.5, 1.01, 2.0, std::nan("")}) {
     Options o = with_capacity();
     o.target_load = load;
     expect_rejected(o, "target_load");
@@ -175,7 +174,7 @@ TEST(OptionsErrors, TargetLoad) {
   o.target_load = 1.0000001;
   expect_rejected(o, "target_load must be in (0, 1] (got 1.0000001)");
   o.fpr = 0.1 + 0.9;  // exactly 1
-  o.target_load = 0.0;
+  o.target_load.reset();
   expect_rejected(o, "fpr must be in (0, 1) (got 1)");
 }
 
@@ -192,7 +191,10 @@ TEST(OptionsErrors, HelpersRejectWhatResolveRejects) {
 TEST(OptionsErrors, BucketCount) {
   Options o;
   o.bucket_count = (uint64_t{1} << 32) + 2;
-  expect_rejected(o, "bucket_count");
+  expect_rejected(o, "bucket_count must be at most 2^32");
+  // 0 is refused, not taken as "unset" (which would ask for a capacity instead).
+  o.bucket_count = 0;
+  expect_rejected(o, "bucket_count must be at least 1 (got 0)");
   for (uint64_t n : {uint64_t{0}, uint64_t{1}, uint64_t{3}, (uint64_t{1} << 32) + 2}) {
     Config c;
     c.bucket_count = n;

@@ -10,22 +10,22 @@
 
 using cuckoo::Config;
 using cuckoo::CuckooFilter;
-using cuckoo::Options;
+using cuckoo_wasm::JsOptions;
 using namespace emscripten;
 
 EMSCRIPTEN_BINDINGS(cuckoo) {
   // 64-bit fields (capacity, seed, bucket_count) cross as BigInt (-sWASM_BIGINT).
-  value_object<Options>("_Options")
-      .field("capacity", &Options::capacity)
-      .field("fpr", &Options::fpr)
-      .field("fingerprintBits", &Options::fingerprint_bits)
-      .field("bucketSize", &Options::bucket_size)
-      .field("maxKicks", &Options::max_kicks)
-      .field("seed", &Options::seed)
-      .field("semiSort", &Options::semi_sort)
-      .field("targetLoad", &Options::target_load)
-      .field("bucketCount", &Options::bucket_count)
-      .field("hugePages", &Options::huge_pages);
+  value_object<JsOptions>("_Options")
+      .field("capacity", &JsOptions::capacity)
+      .field("fpr", &JsOptions::fpr)
+      .field("fingerprintBits", &JsOptions::fingerprint_bits)
+      .field("bucketSize", &JsOptions::bucket_size)
+      .field("maxKicks", &JsOptions::max_kicks)
+      .field("seed", &JsOptions::seed)
+      .field("semiSort", &JsOptions::semi_sort)
+      .field("targetLoad", &JsOptions::target_load)
+      .field("bucketCount", &JsOptions::bucket_count)
+      .field("hugePages", &JsOptions::huge_pages);
 
   value_object<Config>("_Config")
       .field("bucketSize", &Config::bucket_size)

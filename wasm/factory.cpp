@@ -59,9 +59,25 @@ cuckoo::CuckooFilter* guarded(Make make) {
   return nullptr;
 }
 
+cuckoo::Options to_core_options(const JsOptions& js) {
+  cuckoo::Options options;
+  options.capacity = js.capacity;
+  if (js.fpr != 0) options.fpr = js.fpr;
+  if (js.fingerprint_bits != 0) options.fingerprint_bits = js.fingerprint_bits;
+  options.bucket_size = js.bucket_size;
+  options.max_kicks = js.max_kicks;
+  options.seed = js.seed;
+  options.semi_sort = js.semi_sort;
+  if (js.target_load != 0) options.target_load = js.target_load;
+  if (js.bucket_count != 0) options.bucket_count = js.bucket_count;
+  options.huge_pages = js.huge_pages;
+  return options;
+}
+
 }  // namespace
 
-cuckoo::CuckooFilter* create_filter(const cuckoo::Options& options) {
+cuckoo::CuckooFilter* create_filter(const JsOptions& js_options) {
+  const cuckoo::Options options = to_core_options(js_options);
   return guarded([&] {
     g_wanted_bytes = cuckoo::resolve(options).table_bytes();  // throws what the constructor would
     return new cuckoo::CuckooFilter(options);

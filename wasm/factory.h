@@ -25,8 +25,24 @@ enum ErrorKind : int {
   kOther = 4,            // anything else -> Error
 };
 
+// cuckoo::Options as JS passes them (js/options.js, toCoreOptions): the same fields, but with 0 for "not
+// given" where the core has std::optional (embind 3.1.6 binds no std::optional). No ambiguity: JS has
+// already refused 0 for each of these (fpr must be in (0, 1), fingerprintBits in 4..32, ...).
+struct JsOptions {
+  uint64_t capacity = 0;
+  double fpr = 0;
+  unsigned fingerprint_bits = 0;
+  unsigned bucket_size = 4;
+  unsigned max_kicks = cuckoo::kDefaultMaxKicks;
+  uint64_t seed = 0;
+  bool semi_sort = false;
+  double target_load = 0;
+  uint64_t bucket_count = 0;
+  bool huge_pages = false;
+};
+
 // Returns a new filter, or nullptr with the error recorded.
-cuckoo::CuckooFilter* create_filter(const cuckoo::Options& options);
+cuckoo::CuckooFilter* create_filter(const JsOptions& options);
 // Reads size bytes at address data (wasm memory); nullptr with the error recorded on bad bytes.
 cuckoo::CuckooFilter* deserialize_filter(uintptr_t data, size_t size);
 

@@ -106,33 +106,35 @@ Config resolve(const Options& o) {
   c.huge_pages = o.huge_pages;
 
   require_bucket_size(o.bucket_size);
-  if (o.fpr != 0.0 && o.fingerprint_bits != 0) fail("set either fpr or fingerprint_bits, not both");
-  if (o.fingerprint_bits != 0) {
-    c.fingerprint_bits = o.fingerprint_bits;
+  if (o.fpr && o.fingerprint_bits) fail("set either fpr or fingerprint_bits, not both");
+  if (o.fingerprint_bits) {
+    if (*o.fingerprint_bits < kMinFingerprintBits || *o.fingerprint_bits > kMaxFingerprintBits)
+      fail("fingerprint_bits must be in 4..32 (got " + std::to_string(*o.fingerprint_bits) + ")");
+    c.fingerprint_bits = *o.fingerprint_bits;
   } else {
     // A large fpr would allow fingerprints so short that the table jams far below its target load; a
     // longer one only lowers the false-positive rate.
-    c.fingerprint_bits = std::max(fingerprint_bits_for(o.fpr == 0.0 ? kDefaultFpr : o.fpr, o.bucket_size),
+    c.fingerprint_bits = std::max(fingerprint_bits_for(o.fpr.value_or(kDefaultFpr), o.bucket_size),
                                   min_fingerprint_bits_for_load(o.bucket_size));
   }
 
   // Checked even when bucket_count makes it unused: a NaN or 5 is a mistake either way.
-  if (o.target_load != 0.0 && !(o.target_load > 0.0 && o.target_load <= 1.0))
-    fail("target_load must be in (0, 1] (got " + show(o.target_load) + ")");
-  if (o.bucket_count != 0) {
-    if (o.bucket_count > kMaxBucketCount) fail("bucket_count must be at most 2^32");
-    c.bucket_count = o.bucket_count < 2 ? 2 : o.bucket_count + (o.bucket_count & 1);
+  if (o.target_load && !(*o.target_load > 0.0 && *o.target_load <= 1.0))
+    fail("target_load must be in (0, 1] (got " + show(*o.target_load) + ")");
+  if (o.bucket_count) {
+    if (*o.bucket_count == 0) fail("bucket_count must be at least 1 (got 0)");
+    if (*o.bucket_count > kMaxBucketCount) fail("bucket_count must be at most 2^32 (got " + std::to_string(*o.bucket_count) + ")");
+    c.bucket_count = *o.bucket_count + (*o.bucket_count & 1);
   } else {
-    if (o.capacity == 0) fail("capacity must be at least 1");
-    const double load =
-        o.target_load == 0.0 ? default_target_load(o.bucket_size, c.fingerprint_bits) : o.target_load;
+    if (o.capacity == 0) fail("capacity must be at least 1 (got 0)");
+    const double load = o.target_load.value_or(default_target_load(o.bucket_size, c.fingerprint_bits));
     // Name target_load when the user set it: a tiny one, not the capacity, is then what overflows.
     auto too_many = [&] {
       // The largest capacity that resolves: m + 2 sqrt(m) buckets of slack must stay within 2^32.
       const double max_buckets = static_cast<double>(kMaxBucketCount);
       const double most = std::floor((max_buckets - 2.0 * std::sqrt(max_buckets) - 2.0) * o.bucket_size * load);
-      const bool default_load = o.target_load == 0.0;
-      return "capacity " + std::to_string(o.capacity) + (default_load ? "" : " at target_load " + show(o.target_load)) +
+      const bool default_load = !o.target_load;
+      return "capacity " + std::to_string(o.capacity) + (default_load ? "" : " at target_load " + show(load)) +
              " needs more than 2^32 buckets (with bucket_size " + std::to_string(o.bucket_size) +
              (default_load ? " and the default target_load" : " and this target_load") + ", the most is about " +
              show(most, /*approximate=*/true) + ")";

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace cuckoo {
@@ -18,15 +19,17 @@ inline constexpr uint64_t kMaxBucketCount = uint64_t{1} << 32;
 inline constexpr unsigned kDefaultMaxKicks = 500;
 inline constexpr double kDefaultFpr = 0.01;
 
+// The optional fields are unset by default, which picks the documented default; any value that is set is
+// checked, so fpr = 0 or fingerprint_bits = 0 is an error, not a quiet "use the default".
 struct Options {
-  // Number of items the filter must accept. Required unless bucket_count is set.
+  // Number of items the filter must accept, at least 1. Required unless bucket_count is set.
   uint64_t capacity = 0;
   // Target false-positive rate in (0, 1). Set either fpr or fingerprint_bits; with neither, fpr = 0.01.
   // The fingerprint is the shortest meeting the paper's bound 2b / (2^f - 1) <= fpr, but never shorter
   // than min_fingerprint_bits_for_load(bucket_size).
-  double fpr = 0.0;
+  std::optional<double> fpr;
   // Fingerprint length in bits, 4..32. With semi_sort, each entry stores fingerprint_bits - 1 bits.
-  unsigned fingerprint_bits = 0;
+  std::optional<unsigned> fingerprint_bits;
   // Entries per bucket: 2, 4 or 8.
   unsigned bucket_size = 4;
   // Relocations tried before an insert gives up and parks the last victim (paper: 500); at most 2^20.
@@ -36,11 +39,11 @@ struct Options {
   uint64_t seed = 0;
   // Semi-sorted buckets (paper section 5.2): one bit less per entry, bucket_size 4 only.
   bool semi_sort = false;
-  // Fraction of slots expected to be used at `capacity` items; 0 picks a safe default per bucket size
-  // (see default_target_load()). Lower values trade memory for faster inserts near capacity.
-  double target_load = 0.0;
-  // Advanced: the exact number of buckets (rounded up to even). Overrides capacity-based sizing.
-  uint64_t bucket_count = 0;
+  // Fraction of slots expected to be used at `capacity` items, in (0, 1]; unset picks a safe default per
+  // bucket size (see default_target_load()). Lower values trade memory for faster inserts near capacity.
+  std::optional<double> target_load;
+  // Advanced: the exact number of buckets, 1..2^32 (rounded up to even). Overrides capacity-based sizing.
+  std::optional<uint64_t> bucket_count;
   // Ask the kernel to back large tables with transparent huge pages (native Linux only; a hint).
   bool huge_pages = true;
 };
@@ -89,8 +92,8 @@ unsigned min_fingerprint_bits_for_load(unsigned bucket_size);
 unsigned fingerprint_bits_for(double fpr, unsigned bucket_size);
 
 // Options -> Config. Throws std::invalid_argument naming the option on impossible input
-// (bucket_size 3, fingerprint_bits 3 or 40, capacity 0, fpr outside (0,1), target_load outside (0,1],
-// sizes that overflow, ...). fingerprint_bits 0 and fpr 0 mean "unset".
+// (bucket_size 3, fingerprint_bits 0 or 40, capacity 0, fpr outside (0,1), target_load outside (0,1],
+// sizes that overflow, ...).
 Config resolve(const Options& options);
 
 // Upper bound of the false-positive rate of a full filter with this Config: 1 - (1 - 1/(2^f-1))^(2b).
