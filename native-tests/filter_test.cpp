@@ -9,7 +9,9 @@
 #include <cuckoo/cuckoo.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -453,6 +455,49 @@ TEST_P(FilterTest, SeedSelectsTheHash) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllShapes, FilterTest, ::testing::ValuesIn(all_shapes()), shape_name);
+
+// A container or span of bytes is the key its bytes make, the same as (data, size) and std::string_view.
+static_assert(cuckoo::internal::IsByteRange<std::vector<uint8_t>>::value);
+static_assert(cuckoo::internal::IsByteRange<std::vector<char>>::value);
+static_assert(cuckoo::internal::IsByteRange<std::array<std::byte, 4>>::value);
+static_assert(!cuckoo::internal::IsByteRange<std::string>::value, "std::string goes to std::string_view");
+static_assert(!cuckoo::internal::IsByteRange<char[4]>::value, "a literal is its text, without the NUL");
+static_assert(!cuckoo::internal::IsByteRange<std::vector<uint16_t>>::value, "not bytes");
+static_assert(!cuckoo::internal::IsByteRange<std::vector<bool>>::value);
+
+TEST(FilterKeys, ByteContainersAreTheirBytes) {
+  Options o;
+  o.capacity = 1000;
+  o.seed = 42;
+  CuckooFilter filter(o);
+  const std::string_view view("key-\xff\x00z", 7);  // a non-ASCII byte and a NUL
+  const std::vector<uint8_t> u8(view.begin(), view.end());
+  const std::vector<char> chars(view.begin(), view.end());
+  std::array<std::byte, 7> bytes{};
+  std::memcpy(bytes.data(), view.data(), bytes.size());
+  const uint64_t h = filter.hash(view);
+  EXPECT_EQ(filter.hash(u8), h);
+  EXPECT_EQ(filter.hash(chars), h);
+  EXPECT_EQ(filter.hash(bytes), h);
+  EXPECT_EQ(filter.hash(view.data(), view.size()), h);
+  EXPECT_EQ(filter.hash("abc"), filter.hash(std::string_view("abc", 3))) << "a literal's NUL is not hashed";
+
+  EXPECT_TRUE(filter.insert(u8));
+  EXPECT_TRUE(filter.contains(view));
+  EXPECT_TRUE(filter.contains(chars));
+  EXPECT_TRUE(filter.insert(bytes));
+  EXPECT_EQ(filter.count(u8), 2u);
+  EXPECT_EQ(filter.count(view), 2u);
+  EXPECT_TRUE(filter.erase(chars));
+  EXPECT_TRUE(filter.erase(bytes));
+  EXPECT_FALSE(filter.erase(u8));
+  EXPECT_EQ(filter.size(), 0u);
+  // An empty container is the empty key (its data() may be null).
+  const std::vector<uint8_t> none;
+  EXPECT_EQ(filter.hash(none), filter.hash(std::string_view()));
+  EXPECT_TRUE(filter.insert(none));
+  EXPECT_TRUE(filter.contains(std::string_view()));
+}
 
 // Constructing from a Config gives the same filter as the Options it resolves from.
 TEST(FilterConstruction, FromConfigEqualsFromOptions) {

@@ -27,6 +27,9 @@ uint64_t CuckooFilter::hash(std::string_view key) const {
   return hash_bytes(key.data(), key.size(), core_->config().seed);
 }
 uint64_t CuckooFilter::hash(uint64_t key) const { return hash_u64(key, core_->config().seed); }
+uint64_t CuckooFilter::hash(const void* data, size_t size) const {
+  return hash_bytes(data, size, core_->config().seed);
+}
 
 bool CuckooFilter::insert(std::string_view key) { return core_->insert_bytes_key(key.data(), key.size()); }
 bool CuckooFilter::insert(uint64_t key) { return core_->insert_u64_key(key); }
@@ -39,13 +42,13 @@ bool CuckooFilter::contains(const void* data, size_t size) const { return core_-
 bool CuckooFilter::erase(std::string_view key) { return core_->erase(hash(key)); }
 bool CuckooFilter::erase(uint64_t key) { return core_->erase(hash(key)); }
 bool CuckooFilter::erase(const void* data, size_t size) {
-  return core_->erase(hash_bytes(data, size, core_->config().seed));
+  return core_->erase(hash(data, size));
 }
 
 size_t CuckooFilter::count(std::string_view key) const { return core_->count(hash(key)); }
 size_t CuckooFilter::count(uint64_t key) const { return core_->count(hash(key)); }
 size_t CuckooFilter::count(const void* data, size_t size) const {
-  return core_->count(hash_bytes(data, size, core_->config().seed));
+  return core_->count(hash(data, size));
 }
 
 size_t CuckooFilter::insert_many(const uint64_t* keys, size_t n) { return core_->insert_many(keys, n); }

@@ -2,9 +2,13 @@
 // Uses only the public header; exits non-zero on any surprise so the ctest entry fails.
 #include <cuckoo/cuckoo.h>
 
+#include <cstddef>
 #include <cstdio>
 #include <stdexcept>
 #include <vector>
+#if __cplusplus >= 202002L
+#include <span>
+#endif
 
 #define CHECK(cond)                                                 \
   do {                                                              \
@@ -24,6 +28,17 @@ int main() {
   CHECK(filter.contains("alice"));
   CHECK(filter.contains(uint64_t{999}));
   CHECK(filter.erase("alice"));
+  // Byte containers and spans are keys: their bytes.
+  const std::vector<uint8_t> raw = {0x00, 0xff, 0x10};
+  CHECK(filter.insert(raw));
+  CHECK(filter.contains(raw.data(), raw.size()));
+#if __cplusplus >= 202002L
+  const std::span<const std::byte> span = std::as_bytes(std::span(raw));
+  CHECK(filter.contains(span));
+  CHECK(filter.erase(span));
+#else
+  CHECK(filter.erase(raw));
+#endif
   CHECK(filter.size() == 1000);
 
   const std::vector<uint8_t> bytes = filter.serialize();

@@ -1,8 +1,10 @@
 // cuckoo/filter.h: cuckoo::CuckooFilter, the paper's cuckoo filter with run-time configuration.
 //
-// Keys are bytes (std::string_view, or pointer + length: the pointer must address that many readable
-// bytes, and may be null only for length 0, as with std::string_view) or 64-bit integers (hashed as their 8
-// little-endian bytes, so insert(uint64_t{7}) and insert of the bytes 07 00 00 00 00 00 00 00 agree).
+// Keys are bytes (std::string_view; a contiguous container or span of bytes such as std::vector<uint8_t>,
+// std::array<std::byte, N> or std::span<const std::byte>; or pointer + length: the pointer must address
+// that many readable bytes, and may be null only for length 0, as with std::string_view) or 64-bit
+// integers (hashed as their 8 little-endian bytes, so insert(uint64_t{7}) and insert of the bytes
+// 07 00 00 00 00 00 00 00 agree). The same bytes are the same key whichever way they are passed.
 // Any integer type converts to uint64_t: insert('a') is the integer 97, not the string "a", and
 // insert(-1) is 2^64 - 1. Pass std::string_view("a") for text. Floating-point keys do not compile: they
 // would convert silently too (insert(3.7) would store the integer 3). Nor does insert(nullptr).
@@ -14,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <string_view>
 #include <type_traits>
@@ -25,12 +28,37 @@ namespace cuckoo {
 
 namespace internal {
 class FilterCore;
-}
+
+template <typename T>
+using DataOf = decltype(std::data(std::declval<const T&>()));
+
+// Whether T is a contiguous range of single-byte elements (char, signed or unsigned char, std::byte,
+// char8_t): what the byte-range overloads below take. Left out: C arrays, because a string literal is a
+// char array whose size counts its terminating NUL ("abc" must stay the 3-byte std::string_view key),
+// and anything that converts to std::string_view (std::string), which the std::string_view overload takes.
+template <typename T, typename = void>
+struct IsByteRange : std::false_type {};
+template <typename T>
+struct IsByteRange<T, std::void_t<DataOf<T>, decltype(std::size(std::declval<const T&>()))>> {
+  using Element = std::remove_cv_t<std::remove_pointer_t<DataOf<T>>>;
+  static constexpr bool value =
+      std::is_pointer_v<DataOf<T>> && !std::is_array_v<T> && !std::is_convertible_v<const T&, std::string_view> &&
+      (std::is_same_v<Element, char> || std::is_same_v<Element, signed char> ||
+       std::is_same_v<Element, unsigned char> || std::is_same_v<Element, std::byte>
+#if defined(__cpp_char8_t)
+       || std::is_same_v<Element, char8_t>
+#endif
+      );
+};
+}  // namespace internal
 
 class CuckooFilter {
   // Selects the deleted overloads below for float, double and long double keys, and for nullptr.
   template <typename T>
   using IfNotAKey = std::enable_if_t<std::is_floating_point_v<T> || std::is_null_pointer_v<T>>;
+  // Selects the byte-range overloads (see internal::IsByteRange).
+  template <typename T>
+  using IfByteRange = std::enable_if_t<internal::IsByteRange<T>::value>;
 
  public:
   // Throws std::invalid_argument naming the option when the options are impossible.
@@ -80,6 +108,24 @@ class CuckooFilter {
   template <typename NotAKey, typename = IfNotAKey<NotAKey>>
   size_t count(NotAKey key) const = delete;
 
+  // Byte containers and spans: their bytes, as with (data, size).
+  template <typename Bytes, typename = IfByteRange<Bytes>>
+  bool insert(const Bytes& key) {
+    return insert(std::data(key), std::size(key));
+  }
+  template <typename Bytes, typename = IfByteRange<Bytes>>
+  bool contains(const Bytes& key) const {
+    return contains(std::data(key), std::size(key));
+  }
+  template <typename Bytes, typename = IfByteRange<Bytes>>
+  bool erase(const Bytes& key) {
+    return erase(std::data(key), std::size(key));
+  }
+  template <typename Bytes, typename = IfByteRange<Bytes>>
+  size_t count(const Bytes& key) const {
+    return count(std::data(key), std::size(key));
+  }
+
   // Batch operations: hash a window of keys and prefetch both buckets of each well before probing
   // them, which hides DRAM latency on tables larger than the cache.
   // insert_many stops at the first key that does not fit and returns how many keys were inserted.
@@ -105,6 +151,11 @@ class CuckooFilter {
   // The 64-bit key hash that everything else derives from (docs/hashing.md).
   uint64_t hash(std::string_view key) const;
   uint64_t hash(uint64_t key) const;
+  uint64_t hash(const void* data, size_t size) const;
+  template <typename Bytes, typename = IfByteRange<Bytes>>
+  uint64_t hash(const Bytes& key) const {
+    return hash(std::data(key), std::size(key));
+  }
   template <typename NotAKey, typename = IfNotAKey<NotAKey>>
   uint64_t hash(NotAKey key) const = delete;
 
