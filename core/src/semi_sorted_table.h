@@ -143,7 +143,7 @@ class SemiSortedTable {
   unsigned count(uint64_t bucket, uint32_t fp) const {
     uint32_t e[4];
     decode(bucket, e);
-    return (e[0] == fp) + (e[1] == fp) + (e[2] == fp) + (e[3] == fp);
+    return unsigned{e[0] == fp} + unsigned{e[1] == fp} + unsigned{e[2] == fp} + unsigned{e[3] == fp};
   }
 
   uint32_t swap(uint64_t bucket, unsigned slot, uint32_t fp) {
@@ -171,7 +171,7 @@ class SemiSortedTable {
     uint32_t e[4];
     for (uint64_t i = 0; i < bucket_count_; ++i) {
       decode(i, e);
-      n += (e[0] != 0) + (e[1] != 0) + (e[2] != 0) + (e[3] != 0);
+      n += unsigned{e[0] != 0} + unsigned{e[1] != 0} + unsigned{e[2] != 0} + unsigned{e[3] != 0};
     }
     return n;
   }
