@@ -1,6 +1,7 @@
 // js/options.js: checks CuckooFilter options in JS, so that a mistake is a TypeError/RangeError naming the
-// option in JS terms before anything reaches the core, and converts them to the core's Options struct
-// (wasm/bindings.cpp `_Options`; 64-bit fields as BigInt).
+// option in JS terms before anything reaches the core, and converts them to the flat struct the binding
+// takes (wasm/factory.h JsOptions, registered as `_Options`; 64-bit fields as BigInt), where 0 means "not
+// given" for fpr, fingerprintBits, targetLoad and bucketCount: this file refuses 0 for each of them.
 //
 // The core checks again (std::invalid_argument -> RangeError with the C++ message) for what only sizing
 // can tell, e.g. a capacity that needs more than 2^32 buckets or a table larger than wasm's 4 GiB.

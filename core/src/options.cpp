@@ -106,7 +106,9 @@ Config resolve(const Options& o) {
   c.huge_pages = o.huge_pages;
 
   require_bucket_size(o.bucket_size);
-  if (o.fpr && o.fingerprint_bits) fail("set either fpr or fingerprint_bits, not both");
+  if (o.fpr && o.fingerprint_bits)
+    fail("set either fpr or fingerprint_bits, not both (got fpr " + show(*o.fpr) + " and fingerprint_bits " +
+         std::to_string(*o.fingerprint_bits) + ")");
   if (o.fingerprint_bits) {
     if (*o.fingerprint_bits < kMinFingerprintBits || *o.fingerprint_bits > kMaxFingerprintBits)
       fail("fingerprint_bits must be in 4..32 (got " + std::to_string(*o.fingerprint_bits) + ")");

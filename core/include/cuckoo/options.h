@@ -20,16 +20,19 @@ inline constexpr unsigned kDefaultMaxKicks = 500;
 inline constexpr double kDefaultFpr = 0.01;
 
 // The optional fields are unset by default, which picks the documented default; any value that is set is
-// checked, so fpr = 0 or fingerprint_bits = 0 is an error, not a quiet "use the default".
+// checked, so fpr = 0 or fingerprint_bits = 0 is an error, not a quiet "use the default" (before 0.2, 0
+// meant unset). The "= std::nullopt" initialisers keep -Wmissing-field-initializers quiet for callers
+// who use designated initialisers. One thing std::optional gives up: a brace initialiser no longer
+// rejects narrowing, so .fingerprint_bits = 12.7 compiles (as 12), as an assignment always did.
 struct Options {
   // Number of items the filter must accept, at least 1. Required unless bucket_count is set.
   uint64_t capacity = 0;
   // Target false-positive rate in (0, 1). Set either fpr or fingerprint_bits; with neither, fpr = 0.01.
   // The fingerprint is the shortest meeting the paper's bound 2b / (2^f - 1) <= fpr, but never shorter
   // than min_fingerprint_bits_for_load(bucket_size).
-  std::optional<double> fpr;
+  std::optional<double> fpr = std::nullopt;
   // Fingerprint length in bits, 4..32. With semi_sort, each entry stores fingerprint_bits - 1 bits.
-  std::optional<unsigned> fingerprint_bits;
+  std::optional<unsigned> fingerprint_bits = std::nullopt;
   // Entries per bucket: 2, 4 or 8.
   unsigned bucket_size = 4;
   // Relocations tried before an insert gives up and parks the last victim (paper: 500); at most 2^20.
@@ -41,9 +44,9 @@ struct Options {
   bool semi_sort = false;
   // Fraction of slots expected to be used at `capacity` items, in (0, 1]; unset picks a safe default per
   // bucket size (see default_target_load()). Lower values trade memory for faster inserts near capacity.
-  std::optional<double> target_load;
+  std::optional<double> target_load = std::nullopt;
   // Advanced: the exact number of buckets, 1..2^32 (rounded up to even). Overrides capacity-based sizing.
-  std::optional<uint64_t> bucket_count;
+  std::optional<uint64_t> bucket_count = std::nullopt;
   // Ask the kernel to back large tables with transparent huge pages (native Linux only; a hint).
   bool huge_pages = true;
 };
