@@ -464,6 +464,27 @@ static_assert(!cuckoo::internal::IsByteRange<std::string>::value, "std::string g
 static_assert(!cuckoo::internal::IsByteRange<char[4]>::value, "a literal is its text, without the NUL");
 static_assert(!cuckoo::internal::IsByteRange<std::vector<uint16_t>>::value, "not bytes");
 static_assert(!cuckoo::internal::IsByteRange<std::vector<bool>>::value);
+static_assert(cuckoo::internal::IsByteRange<unsigned char[16]>::value, "no literal is unsigned char: all 16 bytes");
+static_assert(cuckoo::internal::IsByteRange<std::byte[16]>::value);
+
+// User types: a signed size could be negative, volatile memory is not plain bytes, and a type that
+// converts to an integer was the integer key before the byte-range overloads came and stays one.
+struct SignedSizeBytes {
+  const char* data() const { return "ab"; }
+  int size() const { return 2; }
+};
+struct VolatileBytes {
+  const volatile unsigned char* data() const { return nullptr; }
+  size_t size() const { return 0; }
+};
+struct BytesAndInteger {
+  const char* data() const { return "ab"; }
+  size_t size() const { return 2; }
+  operator uint64_t() const { return 7; }
+};
+static_assert(!cuckoo::internal::IsByteRange<SignedSizeBytes>::value);
+static_assert(!cuckoo::internal::IsByteRange<VolatileBytes>::value);
+static_assert(!cuckoo::internal::IsByteRange<BytesAndInteger>::value);
 
 TEST(FilterKeys, ByteContainersAreTheirBytes) {
   Options o;
@@ -481,6 +502,9 @@ TEST(FilterKeys, ByteContainersAreTheirBytes) {
   EXPECT_EQ(filter.hash(bytes), h);
   EXPECT_EQ(filter.hash(view.data(), view.size()), h);
   EXPECT_EQ(filter.hash("abc"), filter.hash(std::string_view("abc", 3))) << "a literal's NUL is not hashed";
+  const unsigned char raw[7] = {'k', 'e', 'y', '-', 0xff, 0x00, 'z'};
+  EXPECT_EQ(filter.hash(raw), h) << "an unsigned char array is all its bytes";
+  EXPECT_EQ(filter.hash(BytesAndInteger{}), filter.hash(uint64_t{7}));
 
   EXPECT_TRUE(filter.insert(u8));
   EXPECT_TRUE(filter.contains(view));

@@ -32,23 +32,36 @@ class FilterCore;
 template <typename T>
 using DataOf = decltype(std::data(std::declval<const T&>()));
 
+template <typename T>
+using SizeOf = decltype(std::size(std::declval<const T&>()));
+
+template <typename Element>
+constexpr bool is_text_char() {
+#if defined(__cpp_char8_t)
+  if constexpr (std::is_same_v<Element, char8_t>) return true;
+#endif
+  return std::is_same_v<Element, char>;
+}
+
 // Whether T is a contiguous range of single-byte elements (char, signed or unsigned char, std::byte,
-// char8_t): what the byte-range overloads below take. Left out: C arrays, because a string literal is a
-// char array whose size counts its terminating NUL ("abc" must stay the 3-byte std::string_view key),
-// and anything that converts to std::string_view (std::string), which the std::string_view overload takes.
+// char8_t) with an unsigned size: what the byte-range overloads below take. Left out:
+// - arrays of char or char8_t: a string literal is one, and its size counts the terminating NUL ("abc"
+//   must stay the 3-byte std::string_view key; arrays of unsigned char or std::byte are all their bytes);
+// - anything that converts to std::string_view (std::string), which the std::string_view overload takes;
+// - anything that converts to uint64_t, which stays the integer key it was before these overloads;
+// - volatile elements, which cannot be hashed as plain memory.
 template <typename T, typename = void>
 struct IsByteRange : std::false_type {};
 template <typename T>
-struct IsByteRange<T, std::void_t<DataOf<T>, decltype(std::size(std::declval<const T&>()))>> {
-  using Element = std::remove_cv_t<std::remove_pointer_t<DataOf<T>>>;
+struct IsByteRange<T, std::void_t<DataOf<T>, SizeOf<T>>> {
+  using Pointee = std::remove_pointer_t<DataOf<T>>;
+  using Element = std::remove_cv_t<Pointee>;
   static constexpr bool value =
-      std::is_pointer_v<DataOf<T>> && !std::is_array_v<T> && !std::is_convertible_v<const T&, std::string_view> &&
-      (std::is_same_v<Element, char> || std::is_same_v<Element, signed char> ||
-       std::is_same_v<Element, unsigned char> || std::is_same_v<Element, std::byte>
-#if defined(__cpp_char8_t)
-       || std::is_same_v<Element, char8_t>
-#endif
-      );
+      std::is_pointer_v<DataOf<T>> && !std::is_volatile_v<Pointee> && std::is_unsigned_v<SizeOf<T>> &&
+      !(std::is_array_v<T> && is_text_char<Element>()) && !std::is_convertible_v<const T&, std::string_view> &&
+      !std::is_convertible_v<const T&, uint64_t> &&
+      (is_text_char<Element>() || std::is_same_v<Element, signed char> || std::is_same_v<Element, unsigned char> ||
+       std::is_same_v<Element, std::byte>);
 };
 }  // namespace internal
 
