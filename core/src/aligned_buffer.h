@@ -8,9 +8,11 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cuckoo/export.h"
+
 namespace cuckoo::internal {
 
-class AlignedBuffer {
+class CUCKOO_API AlignedBuffer {  // exported for the repo's tests (cuckoo/export.h)
  public:
   AlignedBuffer() = default;
   // Allocates `size` zeroed bytes. Throws std::bad_alloc on failure.

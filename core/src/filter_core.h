@@ -393,6 +393,6 @@ class CuckooCore final : public FilterCore {
 };
 
 // Picks the table instantiation for a (validated) config.
-std::unique_ptr<FilterCore> make_core(const Config& config);
+CUCKOO_API std::unique_ptr<FilterCore> make_core(const Config& config);  // exported for tests and bench
 
 }  // namespace cuckoo::internal

@@ -25,7 +25,7 @@ inline constexpr unsigned kSemiSortCodes = 3876;
 inline constexpr unsigned kSemiSortCodeBits = 12;
 
 // The code <-> nibble-tuple tables, built once. Tuples are packed n0 | n1 << 4 | n2 << 8 | n3 << 12.
-struct SemiSortCodec {
+struct CUCKOO_API SemiSortCodec {  // exported for the repo's tests (cuckoo/export.h)
   uint16_t decode[kSemiSortCodes];
   uint16_t encode[1 << 16];  // only sorted tuples are meaningful
   static const SemiSortCodec& get();

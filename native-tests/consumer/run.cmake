@@ -35,12 +35,19 @@ endfunction()
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 
+# find_package_shared: find_package against a shared build (BUILD_SHARED_LIBS), the consumer the same.
+set(shared OFF)
+if(MODE STREQUAL "find_package_shared")
+  set(MODE find_package)
+  set(shared ON)
+endif()
+
 set(consumer_args)
 if(MODE STREQUAL "find_package")
   set(prefix "${WORK}/prefix")
   run(${CMAKE_COMMAND} -S "${REPO}" -B "${WORK}/cuckoo-build" ${common_args} -DCMAKE_BUILD_TYPE=Debug
       -DCUCKOO_BUILD_TESTS=OFF -DCUCKOO_BUILD_BENCH=OFF -DCUCKOO_BUILD_FUZZ=OFF -DCUCKOO_SANITIZE=OFF
-      "-DCMAKE_INSTALL_PREFIX=${prefix}")
+      -DBUILD_SHARED_LIBS=${shared} "-DCMAKE_INSTALL_PREFIX=${prefix}")
   run(${CMAKE_COMMAND} --build "${WORK}/cuckoo-build")
   run(${CMAKE_COMMAND} --install "${WORK}/cuckoo-build" --prefix "${prefix}")
   # The install must carry the public headers and the package files.
@@ -49,6 +56,11 @@ if(MODE STREQUAL "find_package")
       message(FATAL_ERROR "run.cmake: ${prefix}/include/cuckoo/${header} was not installed")
     endif()
   endforeach()
+  # A shared build installs the versioned library (SONAME libcuckoo.so.MAJOR.MINOR; Debug adds the d).
+  file(GLOB_RECURSE versioned "${prefix}/libcuckood.so.*")
+  if(shared AND NOT versioned)
+    message(FATAL_ERROR "run.cmake: a shared build installed no versioned libcuckood.so.* under ${prefix}")
+  endif()
   list(APPEND consumer_args -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_PREFIX_PATH=${prefix}"
        "-DCUCKOO_EXPECTED_PREFIX=${prefix}" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)
 elseif(MODE STREQUAL "add_subdirectory")

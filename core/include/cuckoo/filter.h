@@ -22,6 +22,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "cuckoo/export.h"
 #include "cuckoo/options.h"
 
 namespace cuckoo {
@@ -65,7 +66,7 @@ struct IsByteRange<T, std::void_t<DataOf<T>, SizeOf<T>>> {
 };
 }  // namespace internal
 
-class CuckooFilter {
+class CUCKOO_API CuckooFilter {
   // Selects the deleted overloads below for float, double and long double keys, and for nullptr.
   template <typename T>
   using IfNotAKey = std::enable_if_t<std::is_floating_point_v<T> || std::is_null_pointer_v<T>>;

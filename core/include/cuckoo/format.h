@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "cuckoo/export.h"
+
 namespace cuckoo {
 
 inline constexpr uint8_t kFormatMagic[4] = {'C', 'K', 'O', 'O'};
@@ -21,7 +23,7 @@ inline constexpr size_t kFormatOverhead = kHeaderBytes + kChecksumBytes;
 
 // Thrown by CuckooFilter::deserialize for bytes it will not load. what() names the problem, e.g.
 // "cuckoo: truncated input: expected 1080 bytes, got 1000".
-class FormatError : public std::runtime_error {
+class CUCKOO_API FormatError : public std::runtime_error {
  public:
   explicit FormatError(const std::string& message) : std::runtime_error("cuckoo: " + message) {}
   // Defined in format.cpp, so the vtable and type_info live in the library instead of in every user.

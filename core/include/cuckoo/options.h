@@ -9,6 +9,8 @@
 #include <optional>
 #include <string>
 
+#include "cuckoo/export.h"
+
 namespace cuckoo {
 
 // Limits. Every Config satisfies them (see is_valid_config()).
@@ -72,7 +74,7 @@ struct Config {
 
 // Checks a Config against the limits above; on failure returns false and, if `why` is given, names the
 // offending field. Used by resolve() and by the deserializer before it trusts a header.
-bool is_valid_config(const Config& config, std::string* why = nullptr);
+CUCKOO_API bool is_valid_config(const Config& config, std::string* why = nullptr);
 
 // Default target load for a bucket size and fingerprint width: a little under the loads measured at the
 // first failure (paper: b=2: 84%, b=4: 95%, b=8: 98%; much less for short fingerprints on large tables), so
@@ -83,24 +85,24 @@ bool is_valid_config(const Config& config, std::string* why = nullptr);
 // For fingerprints shorter than min_fingerprint_bits_for_load() (only by explicit fingerprint_bits) the
 // targets are low (b=2: 0.05 at f=4 to 0.55 at f=7) and were measured to take 16 M keys; larger tables of
 // those widths may refuse inserts before `capacity`.
-double default_target_load(unsigned bucket_size, unsigned fingerprint_bits = 12);
+CUCKOO_API double default_target_load(unsigned bucket_size, unsigned fingerprint_bits = 12);
 
 // Shortest fingerprint resolve() picks from an fpr (b=2: 8, b=4: 6, b=8: 5 bits): shorter ones jam large
 // tables far below the paper's loads. An explicit Options::fingerprint_bits may still go down to 4.
-unsigned min_fingerprint_bits_for_load(unsigned bucket_size);
+CUCKOO_API unsigned min_fingerprint_bits_for_load(unsigned bucket_size);
 
 // Smallest fingerprint that keeps the false-positive bound 2b / (2^f - 1) at or below fpr (4..32).
 // Throws std::invalid_argument if bucket_size is not 2, 4 or 8, fpr is outside (0, 1) or needs more
 // than 32 bits.
-unsigned fingerprint_bits_for(double fpr, unsigned bucket_size);
+CUCKOO_API unsigned fingerprint_bits_for(double fpr, unsigned bucket_size);
 
 // Options -> Config. Throws std::invalid_argument naming the option on impossible input
 // (bucket_size 3, fingerprint_bits 0 or 40, capacity 0, fpr outside (0,1), target_load outside (0,1],
 // sizes that overflow, ...).
-Config resolve(const Options& options);
+CUCKOO_API Config resolve(const Options& options);
 
 // Upper bound of the false-positive rate of a full filter with this Config: 1 - (1 - 1/(2^f-1))^(2b).
 // Throws std::invalid_argument if fingerprint_bits is outside 4..32.
-double false_positive_bound(const Config& config);
+CUCKOO_API double false_positive_bound(const Config& config);
 
 }  // namespace cuckoo
