@@ -393,6 +393,6 @@ class CuckooCore final : public FilterCore {
 };
 
 // Picks the table instantiation for a (validated) config.
-CUCKOO_API std::unique_ptr<FilterCore> make_core(const Config& config);  // exported for tests and bench
+std::unique_ptr<FilterCore> make_core(const Config& config);
 
 }  // namespace cuckoo::internal

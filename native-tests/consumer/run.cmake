@@ -1,6 +1,6 @@
 # native-tests/consumer/run.cmake: builds and runs one consumer project, as a user of the library would.
 #
-#   cmake -DMODE=add_subdirectory|find_package -DREPO=<cuckoo checkout> -DWORK=<scratch dir>
+#   cmake -DMODE=add_subdirectory|find_package|find_package_shared -DREPO=<cuckoo checkout> -DWORK=<scratch dir>
 #         [-DGENERATOR=<cmake generator>] [-DCXX=<c++ compiler>] -P run.cmake
 #
 # find_package: configures the checkout on its own (library only, no sanitizers: a consumer's view),
@@ -51,7 +51,7 @@ if(MODE STREQUAL "find_package")
   run(${CMAKE_COMMAND} --build "${WORK}/cuckoo-build")
   run(${CMAKE_COMMAND} --install "${WORK}/cuckoo-build" --prefix "${prefix}")
   # The install must carry the public headers and the package files.
-  foreach(header cuckoo.h filter.h format.h options.h)
+  foreach(header cuckoo.h export.h filter.h format.h options.h)
     if(NOT EXISTS "${prefix}/include/cuckoo/${header}")
       message(FATAL_ERROR "run.cmake: ${prefix}/include/cuckoo/${header} was not installed")
     endif()
@@ -73,3 +73,19 @@ run(${CMAKE_COMMAND} -S "${REPO}/native-tests/consumer/${MODE}" -B "${WORK}/cons
     ${consumer_args})
 run(${CMAKE_COMMAND} --build "${WORK}/consumer-build")
 run("${WORK}/consumer-build/consumer")
+# The shared consumer must have loaded the installed library, not found some other copy or a static one.
+if(shared)
+  file(GET_RUNTIME_DEPENDENCIES EXECUTABLES "${WORK}/consumer-build/consumer" RESOLVED_DEPENDENCIES_VAR loaded
+       PRE_EXCLUDE_REGEXES "^lib(c|m|gcc_s|stdc\\+\\+)\\.so" POST_EXCLUDE_REGEXES "^/lib/" "^/usr/lib/")
+  list(FILTER loaded INCLUDE REGEX "/libcuckood\\.so\\.[0-9]+\\.[0-9]+$")
+  set(at -1)
+  if(loaded)
+    list(GET loaded 0 library)
+    string(FIND "${library}" "${prefix}/" at)
+  endif()
+  if(NOT at EQUAL 0)
+    message(FATAL_ERROR "run.cmake: the shared consumer does not load libcuckood.so.MAJOR.MINOR from ${prefix}"
+                        " (found: ${loaded})")
+  endif()
+  message(STATUS "run.cmake: the consumer loads ${library}")
+endif()
