@@ -34,6 +34,17 @@ std::string show(double value, bool approximate = false) {
   }
   return text;
 }
+// The one check of a fingerprint width, for Options, Config and false_positive_bound alike.
+bool fingerprint_bits_ok(unsigned f, std::string* why) {
+  if (f >= kMinFingerprintBits && f <= kMaxFingerprintBits) return true;
+  if (why) *why = "fingerprint_bits must be in 4..32 (got " + std::to_string(f) + ")";
+  return false;
+}
+
+void require_fingerprint_bits(unsigned f) {
+  std::string why;
+  if (!fingerprint_bits_ok(f, &why)) fail(why);
+}
 }  // namespace
 
 bool is_valid_config(const Config& c, std::string* why) {
@@ -43,8 +54,7 @@ bool is_valid_config(const Config& c, std::string* why) {
   };
   if (c.bucket_size != 2 && c.bucket_size != 4 && c.bucket_size != 8)
     return reject("bucket_size must be 2, 4 or 8 (got " + std::to_string(c.bucket_size) + ")");
-  if (c.fingerprint_bits < kMinFingerprintBits || c.fingerprint_bits > kMaxFingerprintBits)
-    return reject("fingerprint_bits must be in 4..32 (got " + std::to_string(c.fingerprint_bits) + ")");
+  if (!fingerprint_bits_ok(c.fingerprint_bits, why)) return false;
   if (c.semi_sort && c.bucket_size != 4)
     return reject("semi_sort requires bucket_size 4 (got " + std::to_string(c.bucket_size) + ")");
   if (c.max_kicks > kMaxMaxKicks)
@@ -110,8 +120,7 @@ Config resolve(const Options& o) {
     fail("set either fpr or fingerprint_bits, not both (got fpr " + show(*o.fpr) + " and fingerprint_bits " +
          std::to_string(*o.fingerprint_bits) + ")");
   if (o.fingerprint_bits) {
-    if (*o.fingerprint_bits < kMinFingerprintBits || *o.fingerprint_bits > kMaxFingerprintBits)
-      fail("fingerprint_bits must be in 4..32 (got " + std::to_string(*o.fingerprint_bits) + ")");
+    require_fingerprint_bits(*o.fingerprint_bits);
     c.fingerprint_bits = *o.fingerprint_bits;
   } else {
     // A large fpr would allow fingerprints so short that the table jams far below its target load; a
@@ -161,8 +170,7 @@ Config resolve(const Options& o) {
 }
 
 double false_positive_bound(const Config& c) {
-  if (c.fingerprint_bits < kMinFingerprintBits || c.fingerprint_bits > kMaxFingerprintBits)
-    fail("fingerprint_bits must be in 4..32 (got " + std::to_string(c.fingerprint_bits) + ")");
+  require_fingerprint_bits(c.fingerprint_bits);
   // 1 - (1 - p)^(2b) = p * (1 + x + ... + x^(2b - 1)) with x = 1 - p: only +, * and /, which IEEE
   // arithmetic rounds the same everywhere, so the native and the WASM build (JS's fprBound) give the same
   // double whatever their libm (with pow, native and JS differed in the last bit at b = 4, f = 5). It is
