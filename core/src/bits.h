@@ -25,6 +25,13 @@ namespace cuckoo::internal {
 
 inline constexpr size_t kTablePadding = 8;
 
+// Whether the bits of a stream's last byte past its last field (a table of used_bits in stream_bytes bytes)
+// are zero, as the format requires: a deserialized table that passed would otherwise serialize differently.
+inline bool spare_bits_are_zero(const uint8_t* stream, size_t stream_bytes, uint64_t used_bits) {
+  const unsigned spare = static_cast<unsigned>(stream_bytes * 8 - used_bits);
+  return spare == 0 || (stream[stream_bytes - 1] >> (8 - spare)) == 0;
+}
+
 // Inline everything a hot function calls (the XXH3 short-input path, the bucket probes): a lookup is two
 // cache misses, and the fewer instructions around them, the more lookups the CPU keeps in flight.
 // CUCKOO_NOINLINE keeps a rare slow path (the insert's kick walk) out of its hot caller.

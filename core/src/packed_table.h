@@ -183,9 +183,7 @@ class PackedTable {
 
   // Every bit pattern is a valid plain table; only the unused bits of the last byte must be zero.
   bool validate(std::string* why) const {
-    const uint64_t used_bits = bucket_count_ * kBucketSize * bits();
-    const unsigned spare = static_cast<unsigned>(table_bytes_ * 8 - used_bits);
-    if (spare != 0 && (buffer_.data()[table_bytes_ - 1] >> (8 - spare)) != 0) {
+    if (!spare_bits_are_zero(buffer_.data(), table_bytes_, bucket_count_ * kBucketSize * bits())) {
       if (why) *why = "nonzero padding bits after the last bucket";
       return false;
     }

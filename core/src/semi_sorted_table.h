@@ -183,9 +183,7 @@ class SemiSortedTable {
         return false;
       }
     }
-    const uint64_t used_bits = bucket_count_ * bucket_bits();
-    const unsigned spare = static_cast<unsigned>(table_bytes_ * 8 - used_bits);
-    if (spare != 0 && (buffer_.data()[table_bytes_ - 1] >> (8 - spare)) != 0) {
+    if (!spare_bits_are_zero(buffer_.data(), table_bytes_, bucket_count_ * bucket_bits())) {
       if (why) *why = "nonzero padding bits after the last bucket";
       return false;
     }
