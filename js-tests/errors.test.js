@@ -113,7 +113,7 @@ test('options out of range are a RangeError naming the option', async () => {
     [{ capacity: 100, semiSort: true, bucketSize: 8 }, /semiSort requires bucketSize 4/],
     // Only the core can tell these: its std::invalid_argument message comes through as a RangeError.
     [{ capacity: 2n ** 40n }, /^cuckoo: capacity \d+ needs more than 2\^32 buckets \(with bucketSize 4 and the default targetLoad, the most is about 1\.6\d*e\+10\)$/],
-    [{ bucketCount: 2 ** 32, fingerprintBits: 32 }, /^cuckoo: a table of 4294967296 buckets \(\d+ bytes\) exceeds this platform's address space$/],
+    [{ bucketCount: 2 ** 32, fingerprintBits: 32 }, /^cuckoo: a table of 4294967296 buckets \(\d+ bytes\) exceeds the 4 GiB of WebAssembly memory$/],
     [{ capacity: 100, fpr: 1e-12 }, /^cuckoo: fpr 1e-12 needs more than 32 fingerprint bits$/],
   ];
   for (const [options, message] of cases) {
@@ -201,6 +201,64 @@ test('running out of memory in the first batch call loses nothing and leaves lat
   const out = JSON.parse(r.stdout);
   assert.match(out.error, /^RangeError: cuckoo-wasm: out of WebAssembly memory allocating \d+ bytes/);
   assert.deepEqual(out, { ...out, size: 3000, found: 3000, lowIntact: true, later: [1, true, true] });
+});
+
+test('with WebAssembly memory exhausted, create() and deserialize() are RangeErrors, and freeing recovers', () => {
+  // A fresh process whose wasm memory is taken, down to the last block, by malloc (which, unlike a filter,
+  // touches no page), then given back a block at a time, smallest first, with a create() and a
+  // deserialize() tried at each step. Before, a C++ allocation that failed there could not allocate its
+  // std::bad_alloc either: std::terminate() recursed until the JS stack overflowed ("Maximum call stack
+  // size exceeded"), or an exception escaped embind as a bare WebAssembly.Exception with no message.
+  const index = fileURLToPath(new URL('../js/index.js', import.meta.url));
+  const runtime = fileURLToPath(new URL('../js/runtime.js', import.meta.url));
+  const script = `
+    import { CuckooFilter } from ${JSON.stringify(index)};
+    import { rt } from ${JSON.stringify(runtime)};
+    await CuckooFilter.ready;
+    const kept = new CuckooFilter({ capacity: 100 });
+    kept.add('kept');
+    const bytes = new CuckooFilter({ capacity: 20_000 }).serialize();
+    const blocks = [];
+    for (let size = 2 ** 31; size >= 1; ) {
+      const p = rt.M._malloc(size);
+      if (p === 0) size = Math.floor(size / 2);
+      else blocks.push(p);
+    }
+    const messages = new Set();
+    const attempt = (make) => {
+      try {
+        make().dispose();
+        return true;
+      } catch (e) {
+        messages.add(Object.prototype.toString.call(e) + ' ' + e.constructor.name + ': ' + e.message);
+        return false;
+      }
+    };
+    let created = false;
+    while (blocks.length > 0 && !created) {
+      created = attempt(() => new CuckooFilter({ capacity: 1e6 }));
+      attempt(() => CuckooFilter.deserializeSync(bytes));
+      attempt(() => new CuckooFilter({ capacity: 100, fpr: 1e-12 })); // only the core checks it
+      rt.M._free(blocks.pop());
+    }
+    const stillThere = kept.has('kept');
+    for (const p of blocks) rt.M._free(p);
+    const after = new CuckooFilter({ capacity: 10 });
+    console.log(JSON.stringify({ messages: [...messages], created, stillThere, after: [after.add('x'), after.has('x')] }));
+  `;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  const expected = [
+    /^\[object Error\] RangeError: cuckoo-wasm: out of WebAssembly memory allocating 2\d{4} bytes \(the limit is 4 GiB\)$/,
+    /^\[object Error\] RangeError: cuckoo-wasm: not enough WebAssembly memory left for a filter \(all filters share at most 4 GiB; dispose\(\) the ones no longer needed\)$/,
+    /^\[object Error\] RangeError: cuckoo: not enough memory for this filter's (1\.27 MiB|\d+\.\d\d KiB) table \(WebAssembly memory is limited to 4 GiB, shared by every filter and the module itself, and one filter's table to just under 2 GiB\)$/,
+    /^\[object Error\] RangeError: cuckoo: fpr 1e-12 needs more than 32 fingerprint bits$/,
+  ];
+  for (const message of out.messages) assert.ok(expected.some((re) => re.test(message)), message);
+  // Every kind of failure was met on the way, the core's own out-of-memory error included.
+  assert.ok(out.messages.some((m) => m.includes('1.27 MiB table')), out.messages.join('\n'));
+  assert.deepEqual(out, { ...out, created: true, stillThere: true, after: [true, true] });
 });
 
 test('bad bytes: an Error carrying the C++ FormatError message', async () => {

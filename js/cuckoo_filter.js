@@ -7,7 +7,7 @@
 // - one raw call per chunk of up to 16384 keys for addAll/hasMany (the core's insert_many/contains_many).
 // Each filter owns a C++ object in wasm memory: dispose() frees it; a FinalizationRegistry frees the ones
 // never disposed, eventually (garbage collection is not guaranteed to run).
-import { rt, loadRuntime, requireRuntime, malloc, free, lastError, callRaw } from './runtime.js';
+import { rt, loadRuntime, requireRuntime, malloc, free, lastError, callRaw, requireHeadroom } from './runtime.js';
 import { kInsertBytes, kContainsBytes, kEraseBytes, kCountBytes, kInsertU64, kContainsU64, kEraseU64, kCountU64 } from './runtime.js';
 import { stageKey, staged, checkKeys, insertAll, containsAll, bytesOf } from './keys.js';
 import { toCoreOptions } from './options.js';
@@ -87,12 +87,20 @@ export class CuckooFilter {
     const runtime = requireRuntime();
     if (options !== kAdopt) {
       const core = toCoreOptions(options);
+      requireHeadroom();
       handle = runtime.M._CuckooFilter._create(core);
       if (handle === null) throw lastError();
     }
+    let config;
+    try {
+      config = handle._config();
+    } catch (error) {
+      handle.delete(); // not yet registered with the finalizer
+      throw error;
+    }
     this.#handle = handle;
     this.#ptr = handle._address() | 0; // int32 for calls (never 0 for a live object)
-    this.#config = handle._config();
+    this.#config = config;
     // embind hands u64 over as a signed BigInt.
     this.#config.seed = BigInt.asUintN(64, this.#config.seed);
     this.#config.bucketCount = BigInt.asUintN(64, this.#config.bucketCount);
@@ -130,6 +138,7 @@ export class CuckooFilter {
     let handle;
     try {
       runtime.heap.set(view, ptr);
+      requireHeadroom();
       handle = runtime.M._CuckooFilter._deserialize(ptr, view.length);
     } finally {
       free(ptr);

@@ -200,6 +200,25 @@ function setScratch(ptr, cap) {
 // which succeeds with a tiny block.
 const kMaxAlloc = 2 ** 32 - 2 ** 16;
 
+// With wasm memory exhausted, a C++ allocation that fails cannot allocate its own std::bad_alloc either
+// (Emscripten's libc++abi keeps no emergency pool for exception objects): std::terminate() runs and, under
+// wasm exceptions, recurses until the JS stack overflows. Embind also copies the options of _create and the
+// configuration of _config through structs it allocates with `new`, outside any C++ try block. So create
+// and deserialize first check that a little memory is free, enough for those, a filter's small objects and
+// any exception; a table that does not fit in what remains is then reported as usual (factory.cpp).
+const kHeadroom = 16384;
+
+export function requireHeadroom() {
+  const ptr = rt.M._malloc(kHeadroom);
+  if (ptr === 0) {
+    throw new RangeError(
+      'cuckoo-wasm: not enough WebAssembly memory left for a filter (all filters share at most 4 GiB; ' +
+        'dispose() the ones no longer needed)',
+    );
+  }
+  rt.M._free(ptr);
+}
+
 // malloc that returns an unsigned address (memory may exceed 2 GiB) and throws instead of returning 0.
 export function malloc(bytes) {
   if (!(bytes >= 0 && bytes <= kMaxAlloc)) {
@@ -264,12 +283,22 @@ function jsOptionNames(message) {
 const kInvalidArgument = 1;
 const kOutOfMemory = 2;
 
+const utf8 = new TextDecoder();
+
+// The NUL-terminated UTF-8 string at address in wasm memory.
+function readCString(address) {
+  const heap = rt.heap;
+  let end = address;
+  while (heap[end] !== 0) end++;
+  return utf8.decode(heap.subarray(address, end));
+}
+
 // Builds the JS Error for the last failed create/deserialize: options out of range and tables that do
 // not fit in memory are RangeErrors, bad bytes are Errors; the message is the C++ what() text.
 export function lastError() {
   const M = rt.M;
   const kind = M._lastErrorKind();
-  const message = M._lastErrorMessage();
+  const message = readCString(M._lastErrorMessage() >>> 0);
   // Options are the caller's: name them in JS. A header's fields keep docs/format.md's names.
   if (kind === kInvalidArgument || kind === kOutOfMemory) return new RangeError(jsOptionNames(message));
   return new Error(message);

@@ -11,37 +11,44 @@ namespace cuckoo_wasm {
 namespace {
 
 int g_kind = kNoError;
-std::string g_message;
+// The last error's message, in a fixed buffer rather than a std::string: recording that memory ran out
+// must not allocate. (It did: the std::bad_alloc handler built a std::string, which threw a second
+// bad_alloc out of the handler, and JS got a bare WebAssembly.Exception instead of a RangeError.)
+char g_message[2048] = "";
 
 void record(int kind, const char* message) {
   g_kind = kind;
-  g_message = message;
+  std::snprintf(g_message, sizeof g_message, "%s", message);
 }
 
 // The table size a failed allocation asked for (0 if unknown), for the out-of-memory message.
 uint64_t g_wanted_bytes = 0;
 
-std::string out_of_memory_message() {
-  std::string message = "cuckoo: not enough memory for this filter";
-  if (g_wanted_bytes != 0) {
-    char size[64];
+void record_out_of_memory() {
+  char size[64] = "";
+  if (g_wanted_bytes >= (1 << 20)) {
     std::snprintf(size, sizeof size, "'s %.2f MiB table", static_cast<double>(g_wanted_bytes) / (1 << 20));
-    message += size;
+  } else if (g_wanted_bytes >= 1024) {
+    std::snprintf(size, sizeof size, "'s %.2f KiB table", static_cast<double>(g_wanted_bytes) / 1024);
+  } else if (g_wanted_bytes != 0) {
+    std::snprintf(size, sizeof size, "'s %u-byte table", static_cast<unsigned>(g_wanted_bytes));
   }
   // Both limits, since either can be the one hit: Emscripten's malloc (dlmalloc) refuses any single block
   // of 2 GiB or more on a 32-bit target, however much of the 4 GiB is free. (emmalloc takes larger blocks,
   // but the one in Emscripten 3.1.6 returned a block running past the end of memory when its growth hit
   // 4 GiB, so we stay with dlmalloc.)
-  return message +
-         " (WebAssembly memory is limited to 4 GiB, shared by every filter and the module itself, and one"
-         " filter's table to just under 2 GiB)";
+  std::snprintf(g_message, sizeof g_message,
+                "cuckoo: not enough memory for this filter%s (WebAssembly memory is limited to 4 GiB, shared by "
+                "every filter and the module itself, and one filter's table to just under 2 GiB)",
+                size);
+  g_kind = kOutOfMemory;
 }
 
 // Runs make() and converts whatever it throws into an error record.
 template <typename Make>
 cuckoo::CuckooFilter* guarded(Make make) {
   g_kind = kNoError;
-  g_message.clear();
+  g_message[0] = '\0';
   g_wanted_bytes = 0;
   try {
     return make();
@@ -50,7 +57,7 @@ cuckoo::CuckooFilter* guarded(Make make) {
   } catch (const std::invalid_argument& e) {
     record(kInvalidArgument, e.what());
   } catch (const std::bad_alloc&) {
-    record(kOutOfMemory, out_of_memory_message().c_str());
+    record_out_of_memory();
   } catch (const std::exception& e) {
     record(kOther, e.what());
   } catch (...) {
@@ -92,7 +99,7 @@ cuckoo::CuckooFilter* deserialize_filter(uintptr_t data, size_t size) {
 }
 
 int last_error_kind() { return g_kind; }
-std::string last_error_message() { return g_message; }
+uintptr_t last_error_message() { return reinterpret_cast<uintptr_t>(g_message); }
 
 uintptr_t address_of(const cuckoo::CuckooFilter& filter) { return reinterpret_cast<uintptr_t>(&filter); }
 

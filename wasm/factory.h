@@ -10,7 +10,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 
 #include "cuckoo/cuckoo.h"
 
@@ -47,7 +46,9 @@ cuckoo::CuckooFilter* create_filter(const JsOptions& options);
 cuckoo::CuckooFilter* deserialize_filter(uintptr_t data, size_t size);
 
 int last_error_kind();
-std::string last_error_message();
+// The address of the last error's NUL-terminated UTF-8 message in wasm memory (JS decodes it). Not a
+// std::string: returning one allocates, and the error to report may be that memory ran out.
+uintptr_t last_error_message();
 
 // The object's address in wasm memory: the first argument of every hot_path.cpp export.
 uintptr_t address_of(const cuckoo::CuckooFilter& filter);

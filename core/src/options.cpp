@@ -47,6 +47,14 @@ void require_fingerprint_bits(unsigned f) {
 }
 }  // namespace
 
+// What a table too large for size_t exceeds. Only a 32-bit build can get there (a table has at most 2^32
+// buckets of 32 bytes), and the one this repo makes is wasm32, whose address space is WebAssembly memory.
+#ifdef __EMSCRIPTEN__
+constexpr char kAddressSpace[] = "the 4 GiB of WebAssembly memory";
+#else
+constexpr char kAddressSpace[] = "this platform's address space";
+#endif
+
 bool is_valid_config(const Config& c, std::string* why) {
   auto reject = [why](const std::string& message) {
     if (why) *why = message;
@@ -64,7 +72,7 @@ bool is_valid_config(const Config& c, std::string* why) {
     return reject("bucket_count must be even and in 2..2^32 (got " + std::to_string(c.bucket_count) + ")");
   if (c.table_bytes() > std::numeric_limits<size_t>::max() - internal::kTablePadding - 4096)
     return reject("a table of " + std::to_string(c.bucket_count) + " buckets (" + std::to_string(c.table_bytes()) +
-                  " bytes) exceeds this platform's address space");
+                  " bytes) exceeds " + kAddressSpace);
   return true;
 }
 
