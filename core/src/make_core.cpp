@@ -8,7 +8,7 @@
 //
 // The WASM build (CUCKOO_COMPACT_SHAPES) bakes in widths for b = 4 only, the bucket size the JS package
 // uses unless told otherwise, and the ss-CF only at 13 bits. Every browser downloads that binary, and each
-// shape is ~10 KB of it: this keeps it at 244 KB, where baking in every bucket size was ~120 KB more.
+// shape is ~10 KB of it: this keeps it at ~255 KB, where baking in every bucket size was ~120 KB more.
 // Filters with b = 2 or 8 at a common width then run the run-time-width code, in Node 20 1.04-1.10x
 // slower per has() on a short string and 1.12-1.33x on a number key. Baking in b = 4 at 10 and 13 bits
 // (20 KB) made has() 1.00-1.13x faster on strings at fpr 1% and 0.1%, and hasMany() on short strings
