@@ -15,7 +15,7 @@
 // Each (filter, fpr) runs in its own child process (node --expose-gc), one after another: a clean heap
 // for the memory figures, and JIT feedback that no other filter has touched. The machine is shared and
 // noisy, so fast filters are timed best of R passes in each of K processes run in alternation (ours,
-// bloomfilter, ours, ...); the slow peers (~0.05-0.1 M ops/s, ~1-1.5 min each at 1 M keys) once.
+// bloomfilter, ours, ...); the slow peers (~0.05-0.1 M ops/s, ~25-45 s each at 1 M keys) once.
 //
 // Per row:
 //   add M/s        n adds / time of the adds (construction is timed apart and not included)

@@ -1,4 +1,5 @@
-// core/src/filter.cpp: CuckooFilter, the public face: hashes keys and forwards to the FilterCore.
+// core/src/filter.cpp: CuckooFilter, the public face: forwards to the FilterCore (which hashes the keys of
+// insert, contains and the batches itself; erase, count and hash() hash here).
 #include "cuckoo/filter.h"
 
 #include <limits>

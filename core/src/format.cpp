@@ -8,8 +8,9 @@
 // then the table's bit stream (bits.h), then XXH3_64bits (seed 0) of bytes [0, 56 + table) as a u64.
 //
 // deserialize checks, in order, before allocating or trusting anything: length >= 64, magic, version,
-// flags, configuration ranges, exact length, checksum, item count and victim ranges; then the table
-// contents (semi-sort codes, padding bits).
+// flags, configuration ranges, exact length, checksum, victim fields, item count <= slots; then the table
+// contents (semi-sort codes, padding bits), that the item count equals the stored entries, and that a
+// victim's buckets are full (docs/format.md lists each check with its message).
 #include "cuckoo/format.h"
 
 #include <cstring>

@@ -7,7 +7,8 @@
 // b=4, f=12 the whole 48-bit bucket is one group). XOR with the fingerprint broadcast to every field turns
 // matches into zero fields, and the classic zero-field test ((x - lo) & ~x & hi) finds them without a loop
 // over entries. Its lowest set bit is always exact, which also gives the first empty entry for inserts.
-// This is plain 64-bit arithmetic, so the WASM build uses the same code path.
+// This is plain 64-bit arithmetic, which inserts and the WASM build use; lookups on x86-64 test both
+// buckets in one SSE2 register when each bucket is one load (match_either()).
 //
 // kFixedBits != 0 bakes the fingerprint width into the code (the common widths: core/src/make_core.cpp);
 // kFixedBits == 0 reads it at run time and serves every other width. kOneLoad promises that a whole
