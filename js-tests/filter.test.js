@@ -187,6 +187,51 @@ test('synchronous road: await ready, then new CuckooFilter() and deserializeSync
   g.dispose();
 });
 
+test('the static factories called on a subclass make that subclass; called detached, a CuckooFilter', async () => {
+  class Tagged extends CuckooFilter {
+    constructor(options) {
+      super(options);
+      this.tag = 'tagged';
+    }
+    label() {
+      return `${this.tag}:${this.size}`;
+    }
+  }
+  class Inherited extends CuckooFilter {}
+  const a = await Tagged.create({ capacity: 100 });
+  a.add('x');
+  const bytes = a.serialize();
+  const made = [a, await Tagged.deserialize(bytes), Tagged.deserializeSync(bytes)];
+  for (const f of made) {
+    assert.ok(f instanceof Tagged);
+    assert.equal(f.label(), 'tagged:1');
+    assert.equal(f.has('x'), true);
+  }
+  made.push(await Inherited.create({ capacity: 10 }), Inherited.deserializeSync(bytes));
+  assert.ok(made.at(-2) instanceof Inherited && made.at(-1) instanceof Inherited && made.at(-1).has('x'));
+  const { create, deserialize, deserializeSync } = CuckooFilter;
+  made.push(await create({ capacity: 10 }), await deserialize(bytes), deserializeSync(bytes));
+  made.push(await CuckooFilter.create.call({}, { capacity: 10 })); // not a class: a CuckooFilter
+  for (const f of made.slice(-4)) assert.equal(f.constructor, CuckooFilter);
+  for (const f of made) f.dispose();
+
+  // A subclass that does not pass its first argument on to super() cannot wrap deserialized bytes: a
+  // TypeError, not a filter silently empty (and the deserialized table is freed).
+  class Fixed extends CuckooFilter {
+    constructor() {
+      super({ capacity: 10 });
+    }
+  }
+  assert.throws(() => Fixed.deserializeSync(bytes), {
+    name: 'TypeError',
+    message: 'cuckoo-wasm: Fixed.deserialize(): its constructor must pass its first argument on to super()',
+  });
+  await assert.rejects(Fixed.deserialize(bytes), { name: 'TypeError' });
+  const fixed = await Fixed.create({ capacity: 1e6 }); // its constructor's business
+  assert.ok(fixed instanceof Fixed);
+  fixed.dispose();
+});
+
 test('dispose(): idempotent, Symbol.dispose, and every later call throws', async () => {
   const f = await CuckooFilter.create({ capacity: 100 });
   assert.equal(f.disposed, false);

@@ -310,8 +310,21 @@ let escaped: CuckooFilter;
   escaped = scoped;
 }
 check(escaped.disposed, 'using disposes');
+class Labelled extends CuckooFilter {
+  label(): string {
+    return 'labelled ' + this.size;
+  }
+}
+const labelled: Labelled = await Labelled.create({ capacity: 100 });
+labelled.add('l');
+const relabelled: Labelled = await Labelled.deserialize(labelled.serialize());
+const relabelledSync: Labelled = Labelled.deserializeSync(labelled.serialize());
+check(relabelled.label() === 'labelled 1' && relabelledSync instanceof Labelled, 'subclass factories');
+const { create: detachedCreate, deserializeSync: detachedDeserialize } = CuckooFilter;
+const detached: CuckooFilter = await detachedCreate({ capacity: 10 });
+const detachedCopy: CuckooFilter = detachedDeserialize(detached.serialize());
 f[Symbol.dispose]();
-for (const x of [g, h, fromView, byBuckets, semiSorted]) x.dispose();
+for (const x of [g, h, fromView, byBuckets, semiSorted, labelled, relabelled, relabelledSync, detached, detachedCopy]) x.dispose();
 check(f.disposed, 'dispose');
 
 // Each line below must be a type error (tsc reports an unused directive otherwise).

@@ -20,7 +20,38 @@ const finalizer =
 // still reachable under the registered symbol TypeScript's downlevel helpers look for.
 const disposeSymbol = typeof Symbol.dispose === 'symbol' ? Symbol.dispose : Symbol.for('Symbol.dispose');
 
-const kAdopt = Symbol('adopt'); // lets the class wrap a handle from deserialize without options
+// deserialize() builds its filter with `new C(kAdopt)` and hands the handle over in `adopting`, not as a
+// second argument: a subclass (C) whose constructor passes its first argument on to super() then works.
+const kAdopt = Symbol('adopt');
+let adopting = null;
+
+// The class a static factory was called on: CuckooFilter or a subclass, so that `await Sub.create()` is a
+// Sub (as Array.from and Promise.resolve do); CuckooFilter when called detached (`const { create } = ...`).
+function classOf(C) {
+  return typeof C === 'function' && (C === CuckooFilter || C.prototype instanceof CuckooFilter) ? C : CuckooFilter;
+}
+
+// An instance of C wrapping a handle from _deserialize. If C's constructor did not pass kAdopt on to
+// super(), the handle is freed and that is a TypeError (it would otherwise leak, or the filter be empty).
+function adopt(C, handle) {
+  adopting = handle;
+  let filter = null;
+  try {
+    filter = new C(kAdopt);
+    if (adopting !== null) {
+      filter.dispose();
+      throw new TypeError(
+        `cuckoo-wasm: ${C.name}.deserialize(): its constructor must pass its first argument on to super()`,
+      );
+    }
+    return filter;
+  } finally {
+    if (adopting !== null) {
+      adopting.delete();
+      adopting = null;
+    }
+  }
+}
 
 // member: 'add()' for a method, 'size' for a property.
 function disposedError(member) {
@@ -83,9 +114,14 @@ export class CuckooFilter {
   #config; // resolved configuration, fixed for the filter's life
 
   // Synchronous construction; needs the module loaded (`await CuckooFilter.ready`).
-  constructor(options, handle) {
+  constructor(options) {
     const runtime = requireRuntime();
-    if (options !== kAdopt) {
+    let handle = null;
+    if (options === kAdopt) {
+      handle = adopting;
+      adopting = null;
+    }
+    if (handle === null) {
       const core = toCoreOptions(options);
       requireHeadroom();
       handle = runtime.M._CuckooFilter._create(core);
@@ -123,12 +159,12 @@ export class CuckooFilter {
 
   static async create(options) {
     await loadRuntime();
-    return new CuckooFilter(options);
+    return new (classOf(this))(options);
   }
 
   static async deserialize(bytes) {
     await loadRuntime();
-    return CuckooFilter.deserializeSync(bytes);
+    return CuckooFilter.deserializeSync.call(this, bytes);
   }
 
   static deserializeSync(bytes) {
@@ -144,7 +180,7 @@ export class CuckooFilter {
       free(ptr);
     }
     if (handle === null) throw lastError();
-    return new CuckooFilter(kAdopt, handle);
+    return adopt(classOf(this), handle);
   }
 
   // The live address, or throws if disposed (member: 'add()' for a method, 'size' for a property).

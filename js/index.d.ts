@@ -145,10 +145,15 @@ export declare class CuckooFilter {
   /**
    * Loads the module if needed, then creates an empty filter.
    * @param options the filter's shape; see {@link CuckooFilterOptions}.
+   * Called on a subclass (`await Sub.create(options)`), it makes a `new Sub(options)`, so a subclass's
+   * constructor takes the options first and passes them on to `super()`.
    * @returns a promise of the new filter.
    * @throws (rejects) {TypeError} / {RangeError} as the constructor does.
    */
-  static create(options: CuckooFilterOptions): Promise<CuckooFilter>;
+  static create<T extends typeof CuckooFilter = typeof CuckooFilter>(
+    this: T | void,
+    options: CuckooFilterOptions,
+  ): Promise<InstanceType<T>>;
 
   /**
    * Loads the module if needed, then reads a filter from the portable binary format (docs/format.md),
@@ -162,15 +167,23 @@ export declare class CuckooFilter {
    *   "cuckoo: truncated input: expected 1080 bytes, got 1000", "cuckoo: bad magic: not a cuckoo filter",
    *   "cuckoo: checksum mismatch: the bytes are corrupted", "cuckoo: trailing bytes: ...".
    * @throws (rejects) {RangeError} if the filter does not fit in WebAssembly memory.
+   * @throws (rejects) {TypeError} if called on a subclass whose constructor does not pass its first
+   *   argument on to `super()` (called on a subclass, it returns an instance of that subclass).
    */
-  static deserialize(bytes: ArrayBufferView | ArrayBuffer | SharedArrayBuffer): Promise<CuckooFilter>;
+  static deserialize<T extends typeof CuckooFilter = typeof CuckooFilter>(
+    this: T | void,
+    bytes: ArrayBufferView | ArrayBuffer | SharedArrayBuffer,
+  ): Promise<InstanceType<T>>;
 
   /**
    * {@link CuckooFilter.deserialize}, synchronously; needs `await CuckooFilter.ready` first.
    * @throws {Error} if the module is not loaded yet, or on bad bytes (as `deserialize`).
    * @throws {TypeError} if `bytes` is not binary data. {RangeError} if it does not fit in memory.
    */
-  static deserializeSync(bytes: ArrayBufferView | ArrayBuffer | SharedArrayBuffer): CuckooFilter;
+  static deserializeSync<T extends typeof CuckooFilter = typeof CuckooFilter>(
+    this: T | void,
+    bytes: ArrayBufferView | ArrayBuffer | SharedArrayBuffer,
+  ): InstanceType<T>;
 
   /**
    * Adds one copy of `key`.
