@@ -35,9 +35,8 @@ function classOf(C) {
 // super(), the handle is freed and that is a TypeError (it would otherwise leak, or the filter be empty).
 function adopt(C, handle) {
   adopting = handle;
-  let filter = null;
   try {
-    filter = new C(kAdopt);
+    const filter = new C(kAdopt);
     if (adopting !== null) {
       filter.dispose();
       throw new TypeError(
