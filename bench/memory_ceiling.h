@@ -52,6 +52,11 @@ class BareReads {
   // One random line at a time, for probes that schedule their own reads (memory_probe.cpp).
   uint64_t line_of(uint64_t query) const { return line_a(query); }
   void prefetch_line(uint64_t line) const { __builtin_prefetch(buffer_.data() + line * 64, 0, 3); }
+  // Both lines contains(query) reads.
+  void prefetch_query(uint64_t query) const {
+    prefetch_line(line_a(query));
+    prefetch_line(line_b(query));
+  }
   uint64_t read_line(uint64_t line) const { return word(line); }
 
  private:

@@ -9,6 +9,10 @@
 //      E = 4R extra instructions per query on the query word before the reads (as a hash is). If the rate
 //      falls as 1 / (instructions per query), the number of queries in flight is set by how many
 //      instructions the core keeps in flight, not by the memory system: the bound of single-key lookups.
+//   3. Pipeline: independent queries of two random reads each, both lines of the query D places ahead
+//      prefetched as each query is read (a rolling window; D = 0 prefetches nothing). Nothing but the
+//      reads and their addresses, so the best rate over D is the most any batched lookup (contains_many)
+//      can reach on this machine.
 // Usage: memory_probe (built with the benchmarks: cmake -DCUCKOO_BUILD_BENCH=ON, target memory_probe).
 #include <cstdint>
 #include <cstdio>
@@ -60,6 +64,20 @@ double queries_per_second(const BareReads& table, const std::vector<uint64_t>& q
   return bench::mops(queries.size(), timer.seconds());
 }
 
+// Million queries per second with the two lines of query i + D prefetched while query i is read.
+template <int D>
+double pipelined_queries_per_second(const BareReads& table, const std::vector<uint64_t>& queries) {
+  const size_t n = queries.size() - D;  // the last D queries are only ever prefetched
+  uint64_t hits = 0;
+  const bench::Timer timer;
+  for (size_t i = 0; i < n; ++i) {
+    if constexpr (D > 0) table.prefetch_query(queries[i + D]);
+    hits += table.contains(queries[i]);
+  }
+  bench::consume(hits);
+  return bench::mops(n, timer.seconds());
+}
+
 }  // namespace
 
 int main() {
@@ -82,6 +100,14 @@ int main() {
     std::printf("   E=0 %5.1f  E=12 %5.1f  E=20 %5.1f  E=40 %5.1f  E=56 %5.1f\n", queries_per_second<0>(table, queries),
                 queries_per_second<3>(table, queries), queries_per_second<5>(table, queries),
                 queries_per_second<10>(table, queries), queries_per_second<14>(table, queries));
+  }
+  std::printf("3. M queries/s: two random reads per query, both lines of the query D ahead prefetched (D = 0: none);\n");
+  std::printf("   the best over D bounds batched lookups:\n");
+  for (int rep = 0; rep < 3; ++rep) {
+    std::printf("   D=0 %5.1f  D=8 %5.1f  D=16 %5.1f  D=32 %5.1f  D=64 %5.1f  D=128 %5.1f\n",
+                pipelined_queries_per_second<0>(table, queries), pipelined_queries_per_second<8>(table, queries),
+                pipelined_queries_per_second<16>(table, queries), pipelined_queries_per_second<32>(table, queries),
+                pipelined_queries_per_second<64>(table, queries), pipelined_queries_per_second<128>(table, queries));
   }
   return 0;
 }
