@@ -12,7 +12,7 @@
 //   3. Pipeline: independent queries of two random reads each, both lines of the query D places ahead
 //      prefetched as each query is read (a rolling window; D = 0 prefetches nothing). Nothing but the
 //      reads and their addresses, so the best rate over D is the most any batched lookup (contains_many)
-//      can reach on this machine.
+//      can reach on this machine while the run lasts (the host's other load moves it between runs).
 // Usage: memory_probe (built with the benchmarks: cmake -DCUCKOO_BUILD_BENCH=ON, target memory_probe).
 #include <cstdint>
 #include <cstdio>
