@@ -99,6 +99,13 @@ class FilterCore {
   virtual bool validate_table(std::string* why) const = 0;
   // Whether the bucket has an empty entry (deserialize: a victim is parked only when both buckets are full).
   virtual bool has_empty_entry(uint64_t bucket) const = 0;
+  // Merge (core/src/merge.cpp) reads the source's entries bucket by bucket and stores each fingerprint in
+  // the target through the insert path, from the bucket it was read in. CuckooCore overrides both; the
+  // defaults (in merge.cpp) throw std::invalid_argument, for a core that cannot merge.
+  // read_bucket writes config().bucket_size entries (0 = empty); place_fingerprint returns false, changing
+  // nothing, when the victim slot is occupied.
+  virtual void read_bucket(uint64_t bucket, uint32_t* entries) const;
+  virtual bool place_fingerprint(uint64_t bucket, uint32_t fingerprint);
   // Restores the non-table state after the table bytes were copied in.
   void restore_state(uint64_t size, const Victim& victim, uint64_t rng_state) {
     size_ = size;
@@ -214,6 +221,13 @@ class CuckooCore final : public FilterCore {
   bool has_empty_entry(uint64_t bucket) const override { return table_.count(bucket, 0) != 0; }
 
   const Table& table() const { return table_; }
+
+  void read_bucket(uint64_t bucket, uint32_t* entries) const override { table_.get_all(bucket, entries); }
+  bool place_fingerprint(uint64_t bucket, uint32_t fingerprint) override {
+    if (victim_.used) return false;
+    place(bucket, fingerprint);
+    return true;
+  }
 
  private:
   CUCKOO_INLINE bool insert_hash(uint64_t hash) {

@@ -153,6 +153,15 @@ class CUCKOO_API CuckooFilter {
   void contains_many(const uint64_t* keys, size_t n, uint8_t* out) const;
   void contains_many(const std::string_view* keys, size_t n, uint8_t* out) const;
 
+  // Adds every fingerprint of source (its table and its parked victim) to this filter, without the keys:
+  // afterwards this filter contains every key either filter contained. Both must have the same shape and
+  // seed (bucket count, bucket size, fingerprint bits, semi-sorting, seed); a mismatch throws
+  // std::invalid_argument naming it. Strong guarantee: if the fingerprints do not all fit (or this filter
+  // is already full), it throws std::length_error and this filter is unchanged. As with insert, the last
+  // fingerprint placed may be parked in the victim slot, after which is_full() is true. Needs memory for
+  // a copy of the table while it runs (core/src/merge.cpp).
+  void merge(const CuckooFilter& source);
+
   // Removes everything; keeps the configuration and the memory. Afterwards the filter is as if new
   // (the relocation walk restarts too): the same inserts give the same bytes as in a fresh filter.
   void clear();
