@@ -242,6 +242,19 @@ export class CuckooFilter {
     this.#handle._clear();
   }
 
+  // Adds every fingerprint of `other` (a CuckooFilter of the same shape and seed) to this filter, without
+  // the keys: afterwards this filter has every key of both (cuckoo::CuckooFilter::merge). A mismatch is an
+  // Error naming it; if the union does not fit, an Error says so and this filter is unchanged.
+  merge(other) {
+    this.#live('merge()');
+    if (typeof other !== 'object' || other === null || !(#handle in other)) {
+      throw new TypeError('cuckoo-wasm: merge() takes a CuckooFilter');
+    }
+    if (other.#ptr === 0) throw new Error('cuckoo-wasm: merge() got a disposed filter');
+    requireHeadroom();
+    if (!this.#handle._merge(other.#handle)) throw lastError();
+  }
+
   serialize() {
     this.#live('serialize()');
     const handle = this.#handle;

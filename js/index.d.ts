@@ -246,6 +246,17 @@ export declare class CuckooFilter {
   clear(): void;
 
   /**
+   * Adds every fingerprint of `other` to this filter, without the keys: afterwards this filter answers
+   * `true` for every key of either. `other` is unchanged. Filters built apart (workers, machines) from
+   * shares of the keys combine this way when all were created with the same options, sized for all
+   * the keys together.
+   * @throws {Error} if the shapes or seeds differ (the message names the field), or if the union does not
+   *   fit (this filter is then unchanged); {TypeError} if `other` is not a CuckooFilter; {RangeError} if
+   *   WebAssembly memory has no room for the copy of the table the merge works on.
+   */
+  merge(other: CuckooFilter): void;
+
+  /**
    * @returns the filter in the portable binary format (docs/format.md): a 56-byte header, the packed
    *   table, an 8-byte checksum; `byteLength` bytes, identical to what native C++ writes for the same
    *   filter. A fresh copy, independent of the filter. It is written in WebAssembly memory first, so it

@@ -50,7 +50,8 @@ EMSCRIPTEN_BINDINGS(cuckoo) {
       .function("_memoryBytes", &CuckooFilter::memory_bytes)
       .function("_serializedSize", &CuckooFilter::serialized_size)
       .function("_serializeInto", &cuckoo_wasm::serialize_into)
-      .function("_clear", &CuckooFilter::clear);
+      .function("_clear", &CuckooFilter::clear)
+      .function("_merge", &cuckoo_wasm::merge_into);
 
   function("_lastErrorKind", &cuckoo_wasm::last_error_kind);
   function("_lastErrorMessage", &cuckoo_wasm::last_error_message);

@@ -98,6 +98,24 @@ cuckoo::CuckooFilter* deserialize_filter(uintptr_t data, size_t size) {
   });
 }
 
+bool merge_into(cuckoo::CuckooFilter& target, const cuckoo::CuckooFilter& source) {
+  // A shape mismatch (std::invalid_argument) and a union that does not fit (std::length_error) are both
+  // plain Errors in JS, not RangeErrors: no option is out of range. Out of memory for the copy of the
+  // table is the usual RangeError.
+  g_kind = kNoError;
+  g_message[0] = '\0';
+  g_wanted_bytes = target.config().table_bytes();
+  try {
+    target.merge(source);
+    return true;
+  } catch (const std::bad_alloc&) {
+    record_out_of_memory();
+  } catch (const std::exception& e) {
+    record(kOther, e.what());
+  }
+  return false;
+}
+
 int last_error_kind() { return g_kind; }
 uintptr_t last_error_message() { return reinterpret_cast<uintptr_t>(g_message); }
 

@@ -45,6 +45,9 @@ cuckoo::CuckooFilter* create_filter(const JsOptions& options);
 // Reads size bytes at address data (wasm memory); nullptr with the error recorded on bad bytes.
 cuckoo::CuckooFilter* deserialize_filter(uintptr_t data, size_t size);
 
+// target.merge(source) (cuckoo::CuckooFilter::merge); false with the error recorded, the target unchanged.
+bool merge_into(cuckoo::CuckooFilter& target, const cuckoo::CuckooFilter& source);
+
 int last_error_kind();
 // The address of the last error's NUL-terminated UTF-8 message in wasm memory (JS decodes it). Not a
 // std::string: returning one allocates, and the error to report may be that memory ran out.
