@@ -5,7 +5,7 @@ import { isatty } from 'node:tty';
 import { CuckooFilter } from 'cuckoo-wasm';
 import { UsageError, number, u64 } from './args.js';
 import { readWhole, writeAll, writeAtomically } from './files.js';
-import { readKeys, splitLines, totalBytes } from './lines.js';
+import { countKeys, readKeys, splitLines, totalBytes } from './lines.js';
 import { Progress } from './progress.js';
 
 const kFormatVersion = 1; // docs/format.md, the version this package writes
@@ -124,10 +124,7 @@ async function runBuild(args) {
     if (bytes.length !== 0 && bytes[bytes.length - 1] !== 10) parts.push(Buffer.from('\n'));
   }
   const data = Buffer.concat(parts);
-  let count = 0;
-  forEachBatchIn(data, (batch) => {
-    count += batch.length;
-  });
+  const count = countKeys(data);
   if (count === 0) throw new UsageError('the input has no keys; give --capacity to build an empty filter');
   const filter = await CuckooFilter.create(filterOptions(args, count));
   const progress = new Progress(!quiet, data.length);

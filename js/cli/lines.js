@@ -40,6 +40,27 @@ export function splitLines(bytes, atEnd) {
   return { keys, used };
 }
 
+// The number of keys splitLines(bytes, true) would give, without making them (a byte loop: sizing a filter
+// from its input counts the keys before inserting them). A line's key is the line less one trailing
+// '\r', so a line counts unless it is empty or a lone '\r'.
+export function countKeys(bytes) {
+  let count = 0;
+  let length = 0;
+  let last = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i];
+    if (c === 10) {
+      if (length > 1 || (length === 1 && last !== 13)) count++;
+      length = 0;
+    } else {
+      length++;
+      last = c;
+    }
+  }
+  if (length > 1 || (length === 1 && last !== 13)) count++;
+  return count;
+}
+
 // Sleeps ms milliseconds synchronously (a non-blocking standard input may answer EAGAIN).
 function pause(ms) {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
