@@ -225,8 +225,7 @@ class CuckooCore final : public FilterCore {
   void read_bucket(uint64_t bucket, uint32_t* entries) const override { table_.get_all(bucket, entries); }
   bool place_fingerprint(uint64_t bucket, uint32_t fingerprint) override {
     if (victim_.used) return false;
-    place(bucket, fingerprint);
-    return true;
+    return place(bucket, fingerprint, /*new_key=*/false);
   }
 
  private:
