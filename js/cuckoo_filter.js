@@ -7,6 +7,9 @@
 // - one raw call per chunk of up to 16384 keys for addAll/hasMany (the core's insert_many/contains_many).
 // Each filter owns a C++ object in wasm memory: dispose() frees it; a FinalizationRegistry frees the ones
 // never disposed, eventually (garbage collection is not guaranteed to run).
+// A growing filter (options without a size, or growable: true) is the same C++ class with a stack of
+// levels; only an insert can grow it, and an insert whose new level does not fit in wasm memory returns
+// -1 from the raw call (the error recorded in wasm, the filter unchanged): add() throws it as a RangeError.
 import { rt, loadRuntime, requireRuntime, malloc, free, lastError, callRaw, requireHeadroom } from './runtime.js';
 import { kInsertBytes, kContainsBytes, kEraseBytes, kCountBytes, kInsertU64, kContainsU64, kEraseU64, kCountU64 } from './runtime.js';
 import { stageKey, staged, checkKeys, insertAll, containsAll, bytesOf } from './keys.js';
@@ -139,6 +142,7 @@ export class CuckooFilter {
     // embind hands u64 over as a signed BigInt.
     this.#config.seed = BigInt.asUintN(64, this.#config.seed);
     this.#config.bucketCount = BigInt.asUintN(64, this.#config.bucketCount);
+    this.#config.maxMemoryBytes = BigInt.asUintN(64, this.#config.maxMemoryBytes);
     if (finalizer !== null) finalizer.register(this, handle, this);
   }
 
@@ -204,7 +208,9 @@ export class CuckooFilter {
   add(key) {
     const n = this.#stage('add()', key);
     const f = this.#live('add()');
-    return (n < 0 ? callRaw(kInsertU64, f, staged.lo, staged.hi) : callRaw(kInsertBytes, f, rt.scratchArg, n)) !== 0;
+    const stored = n < 0 ? callRaw(kInsertU64, f, staged.lo, staged.hi) : callRaw(kInsertBytes, f, rt.scratchArg, n);
+    if (stored < 0) throw lastError(); // a growing filter's new level did not fit in wasm memory
+    return stored !== 0;
   }
 
   has(key) {
@@ -317,7 +323,7 @@ export class CuckooFilter {
 
   get bucketCount() {
     this.#live('bucketCount');
-    return Number(this.#config.bucketCount);
+    return Number(BigInt.asUintN(64, this.#handle._bucketCount()));
   }
 
   get bucketSize() {
@@ -345,7 +351,24 @@ export class CuckooFilter {
     return this.#config.seed;
   }
 
-  // The false-positive bound of a full filter: 1 - (1 - 1/(2^f - 1))^(2b) (cuckoo::false_positive_bound).
+  get growable() {
+    this.#live('growable');
+    return this.#config.growable;
+  }
+
+  get maxMemoryBytes() {
+    this.#live('maxMemoryBytes');
+    const limit = this.#config.maxMemoryBytes;
+    return limit === 0n ? Infinity : Number(limit);
+  }
+
+  get levels() {
+    this.#live('levels');
+    return this.#handle._levels();
+  }
+
+  // The false-positive bound of the filter as it is, its levels full (the core's false_positive_bound()):
+  // 1 - (1 - 1/(2^f - 1))^(2b) for a fixed filter, the sum of that over the levels of a growing one.
   get fprBound() {
     this.#live('fprBound');
     return this.#handle._fprBound();
@@ -365,6 +388,7 @@ export class CuckooFilter {
       fingerprintBits: this.fingerprintBits,
       semiSort: this.semiSort,
       byteLength: this.byteLength,
+      ...this.#growth(),
     };
   }
 
@@ -387,8 +411,14 @@ export class CuckooFilter {
       semiSort: this.semiSort,
       byteLength: this.byteLength,
       isFull: this.isFull,
+      ...this.#growth(),
     };
     return `CuckooFilter ${inspect(summary, options)}`;
+  }
+
+  // The summaries' extra fields for a growing filter (none for a fixed one, whose summary stays as it was).
+  #growth() {
+    return this.#config.growable ? { growable: true, levels: this.levels } : {};
   }
 }
 

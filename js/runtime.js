@@ -151,6 +151,8 @@ const probeOptions = {
   targetLoad: 0,
   bucketCount: 0n,
   hugePages: false,
+  growable: false,
+  maxMemoryBytes: 0n,
 };
 
 // The runtime, or an Error telling the caller to await it: for the synchronous API.
@@ -274,14 +276,15 @@ function shrinkScratch() {
 }
 
 // The core's messages name options as C++ spells them (target_load); a JS caller wrote targetLoad.
-const kOptionNames = /\b(fingerprint_bits|bucket_size|max_kicks|semi_sort|target_load|bucket_count|huge_pages)\b/g;
+const kOptionNames =
+  /\b(fingerprint_bits|bucket_size|max_kicks|semi_sort|target_load|bucket_count|huge_pages|max_memory_bytes)\b/g;
 function jsOptionNames(message) {
   return message.replace(kOptionNames, (name) => name.replace(/_(\w)/g, (_, c) => c.toUpperCase()));
 }
 
 // Error kinds recorded by wasm/factory.cpp (enum ErrorKind).
 const kInvalidArgument = 1;
-const kOutOfMemory = 2;
+export const kOutOfMemory = 2;
 
 const utf8 = new TextDecoder();
 
@@ -293,8 +296,14 @@ function readCString(address) {
   return utf8.decode(heap.subarray(address, end));
 }
 
-// Builds the JS Error for the last failed create/deserialize: options out of range and tables that do
-// not fit in memory are RangeErrors, bad bytes are Errors; the message is the C++ what() text.
+// The kind of error the last create/deserialize/insert recorded (0: none).
+export function lastErrorKind() {
+  return rt.M._lastErrorKind();
+}
+
+// Builds the JS Error for the last failed create/deserialize, or for an insert whose growth did not fit:
+// options out of range and tables that do not fit in memory are RangeErrors, bad bytes are Errors; the
+// message is the C++ what() text.
 export function lastError() {
   const M = rt.M;
   const kind = M._lastErrorKind();

@@ -14,7 +14,7 @@ using cuckoo_wasm::JsOptions;
 using namespace emscripten;
 
 EMSCRIPTEN_BINDINGS(cuckoo) {
-  // 64-bit fields (capacity, seed, bucket_count) cross as BigInt (-sWASM_BIGINT).
+  // 64-bit fields (capacity, seed, bucket_count, max_memory_bytes) cross as BigInt (-sWASM_BIGINT).
   value_object<JsOptions>("_Options")
       .field("capacity", &JsOptions::capacity)
       .field("fpr", &JsOptions::fpr)
@@ -25,7 +25,9 @@ EMSCRIPTEN_BINDINGS(cuckoo) {
       .field("semiSort", &JsOptions::semi_sort)
       .field("targetLoad", &JsOptions::target_load)
       .field("bucketCount", &JsOptions::bucket_count)
-      .field("hugePages", &JsOptions::huge_pages);
+      .field("hugePages", &JsOptions::huge_pages)
+      .field("growable", &JsOptions::growable)
+      .field("maxMemoryBytes", &JsOptions::max_memory_bytes);
 
   value_object<Config>("_Config")
       .field("bucketSize", &Config::bucket_size)
@@ -34,15 +36,19 @@ EMSCRIPTEN_BINDINGS(cuckoo) {
       .field("maxKicks", &Config::max_kicks)
       .field("seed", &Config::seed)
       .field("bucketCount", &Config::bucket_count)
-      .field("hugePages", &Config::huge_pages);
+      .field("hugePages", &Config::huge_pages)
+      .field("growable", &Config::growable)
+      .field("maxMemoryBytes", &Config::max_memory_bytes);
 
   class_<CuckooFilter>("_CuckooFilter")
       .class_function("_create", &cuckoo_wasm::create_filter, allow_raw_pointers())
       .class_function("_deserialize", &cuckoo_wasm::deserialize_filter, allow_raw_pointers())
       .function("_address", &cuckoo_wasm::address_of)
       .function("_config", &cuckoo_wasm::config_of)
-      .function("_fprBound", &cuckoo_wasm::fpr_bound_of)
+      .function("_fprBound", &CuckooFilter::false_positive_bound)
+      .function("_levels", &CuckooFilter::levels)
       .function("_size", &CuckooFilter::size)
+      .function("_bucketCount", &CuckooFilter::bucket_count)
       .function("_slotCount", &CuckooFilter::slot_count)
       .function("_isFull", &CuckooFilter::is_full)
       .function("_loadFactor", &CuckooFilter::load_factor)

@@ -6,6 +6,8 @@
 #include <new>
 #include <stdexcept>
 
+#include "level_hasher.h"  // core/src: the growth schedule, for the size of the level that did not fit
+
 namespace cuckoo_wasm {
 
 namespace {
@@ -24,31 +26,39 @@ void record(int kind, const char* message) {
 // The table size a failed allocation asked for (0 if unknown), for the out-of-memory message.
 uint64_t g_wanted_bytes = 0;
 
-void record_out_of_memory() {
-  char size[64] = "";
-  if (g_wanted_bytes >= (1 << 20)) {
-    std::snprintf(size, sizeof size, "'s %.2f MiB table", static_cast<double>(g_wanted_bytes) / (1 << 20));
-  } else if (g_wanted_bytes >= 1024) {
-    std::snprintf(size, sizeof size, "'s %.2f KiB table", static_cast<double>(g_wanted_bytes) / 1024);
-  } else if (g_wanted_bytes != 0) {
-    std::snprintf(size, sizeof size, "'s %u-byte table", static_cast<unsigned>(g_wanted_bytes));
+// Writes `what` and a table size as the out-of-memory messages show it ("'s 1.27 MiB table"); "" if unknown.
+void describe_table(const char* what, uint64_t bytes, char* out, size_t out_size) {
+  if (bytes >= (1 << 20)) {
+    std::snprintf(out, out_size, "%s %.2f MiB table", what, static_cast<double>(bytes) / (1 << 20));
+  } else if (bytes >= 1024) {
+    std::snprintf(out, out_size, "%s %.2f KiB table", what, static_cast<double>(bytes) / 1024);
+  } else if (bytes != 0) {
+    std::snprintf(out, out_size, "%s %u-byte table", what, static_cast<unsigned>(bytes));
+  } else {
+    out[0] = '\0';
   }
-  // Both limits, since either can be the one hit: Emscripten's malloc (dlmalloc) refuses any single block
-  // of 2 GiB or more on a 32-bit target, however much of the 4 GiB is free. (emmalloc takes larger blocks,
-  // but the one in Emscripten 3.1.6 returned a block running past the end of memory when its growth hit
-  // 4 GiB, so we stay with dlmalloc.)
-  std::snprintf(g_message, sizeof g_message,
-                "cuckoo: not enough memory for this filter%s (WebAssembly memory is limited to 4 GiB, shared by "
-                "every filter and the module itself, and one filter's table to just under 2 GiB)",
-                size);
+}
+
+// Both limits, since either can be the one hit: Emscripten's malloc (dlmalloc) refuses any single block of
+// 2 GiB or more on a 32-bit target, however much of the 4 GiB is free. (emmalloc takes larger blocks, but the
+// one in Emscripten 3.1.6 returned a block running past the end of memory when its growth hit 4 GiB, so we
+// stay with dlmalloc.)
+constexpr char kMemoryLimits[] =
+    "WebAssembly memory is limited to 4 GiB, shared by every filter and the module itself, and one filter's "
+    "table to just under 2 GiB";
+
+void record_out_of_memory() {
+  char table[64];
+  describe_table("'s", g_wanted_bytes, table, sizeof table);
+  std::snprintf(g_message, sizeof g_message, "cuckoo: not enough memory for this filter%s (%s)", table,
+                kMemoryLimits);
   g_kind = kOutOfMemory;
 }
 
 // Runs make() and converts whatever it throws into an error record.
 template <typename Make>
 cuckoo::CuckooFilter* guarded(Make make) {
-  g_kind = kNoError;
-  g_message[0] = '\0';
+  clear_error();
   g_wanted_bytes = 0;
   try {
     return make();
@@ -78,6 +88,8 @@ cuckoo::Options to_core_options(const JsOptions& js) {
   if (js.target_load != 0) options.target_load = js.target_load;
   if (js.bucket_count != 0) options.bucket_count = js.bucket_count;
   options.huge_pages = js.huge_pages;
+  options.growable = js.growable;
+  options.max_memory_bytes = js.max_memory_bytes;
   return options;
 }
 
@@ -123,7 +135,21 @@ uintptr_t address_of(const cuckoo::CuckooFilter& filter) { return reinterpret_ca
 
 cuckoo::Config config_of(const cuckoo::CuckooFilter& filter) { return filter.config(); }
 
-double fpr_bound_of(const cuckoo::CuckooFilter& filter) { return cuckoo::false_positive_bound(filter.config()); }
+void clear_error() {
+  g_kind = kNoError;
+  g_message[0] = '\0';
+}
+
+void record_growth_out_of_memory(const cuckoo::CuckooFilter& filter) {
+  // The level that did not fit is the next one: level_config() is the growth schedule itself.
+  const uint64_t wanted = cuckoo::internal::level_config(filter.config(), filter.levels()).table_bytes();
+  char table[64];
+  describe_table(" its next level's", wanted, table, sizeof table);
+  std::snprintf(g_message, sizeof g_message,
+                "cuckoo: not enough memory to grow this filter:%s does not fit (nothing was lost; %s)", table,
+                kMemoryLimits);
+  g_kind = kOutOfMemory;
+}
 
 void serialize_into(const cuckoo::CuckooFilter& filter, uintptr_t out) {
   filter.serialize_to(reinterpret_cast<uint8_t*>(out));
