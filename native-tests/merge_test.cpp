@@ -184,3 +184,58 @@ TEST(Merge, AMismatchNamesTheFieldAndChangesNothing) {
 }
 
 }  // namespace
+
+// Growing filters merge level by level: every key of either is found afterwards, whether the parts fit in
+// the levels they share or the source brings levels the target grows to take. When they do not fit, the
+// target is unchanged.
+TEST(MergeGrowing, EveryKeyOfEitherFilterIsFoundOrTheTargetIsUnchanged) {
+  int merged = 0, refused = 0;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    std::mt19937_64 rng(seed);
+    cuckoo::Options o;
+    o.growable = true;
+    o.bucket_size = seed % 3 == 0 ? 2 : 4;
+    o.semi_sort = seed % 5 == 0 && o.bucket_size == 4;
+    o.capacity = 64 + rng() % 2000;
+    o.seed = seed;
+    CuckooFilter a(o), b(o);
+    // Both within half the first level (they fit); a small target and a source that grew (the target grows
+    // to the source's levels); anything (mostly too much for the levels they share).
+    const uint64_t mode = seed % 3;
+    const uint64_t want_a = rng() % (mode == 2 ? 4 * o.capacity : o.capacity * 2 / 5);
+    const uint64_t want_b = rng() % (mode == 0 ? o.capacity * 2 / 5 : 8 * o.capacity);
+    std::vector<uint64_t> ka = fill(a, rng, want_a);
+    std::vector<uint64_t> kb = fill(b, rng, want_b);
+    const auto before = a.serialize();
+    try {
+      a.merge(b);
+    } catch (const std::length_error&) {
+      ++refused;
+      EXPECT_EQ(a.serialize(), before) << "seed " << seed << ": a refused merge changed the target";
+      continue;
+    }
+    ++merged;
+    EXPECT_GE(a.levels(), b.levels());
+    EXPECT_EQ(a.size(), ka.size() + kb.size());
+    for (uint64_t k : ka) ASSERT_TRUE(a.contains(k)) << "seed " << seed << ": lost a key of the target";
+    for (uint64_t k : kb) ASSERT_TRUE(a.contains(k)) << "seed " << seed << ": lost a key of the source";
+    const auto bytes = a.serialize();
+    EXPECT_EQ(CuckooFilter::deserialize(bytes.data(), bytes.size()).serialize(), bytes);
+  }
+  EXPECT_GE(merged, 13);  // every pair of the first kind, at least
+  EXPECT_GT(refused, 0);
+}
+
+TEST(MergeGrowing, AGrowingAndAFixedFilterDoNotMerge) {
+  cuckoo::Options o;
+  o.capacity = 1000;
+  CuckooFilter fixed(o);
+  o.growable = true;
+  CuckooFilter growing(o);
+  try {
+    growing.merge(fixed);
+    FAIL() << "merged a fixed filter into a growing one";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("growable"), std::string::npos) << e.what();
+  }
+}

@@ -79,12 +79,15 @@ class GrowingCore final : public FilterCore {
   bool validate_table(std::string* why) const override;
 
   const FilterCore& level(unsigned s) const { return *levels_[s]; }
+  FilterCore& level(unsigned s) { return *levels_[s]; }
+  // Appends an empty level; false if the limits do not allow one.
+  bool grow();
+  // Adds `items` stored into a level directly (merge), to the filter's item count.
+  void count_stored(uint64_t items) { size_ += items; }
 
  private:
   // Whether the limits allow another level, and its shape if so.
   bool may_grow(Config* next) const;
-  // Appends an empty level; false if the limits do not allow one.
-  bool grow();
   void adopt(std::unique_ptr<FilterCore> level);
 
   template <typename HashOf>

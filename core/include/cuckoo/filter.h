@@ -159,7 +159,10 @@ class CUCKOO_API CuckooFilter {
   // std::invalid_argument naming it. Strong guarantee: if the fingerprints do not all fit (or this filter
   // is already full), it throws std::length_error and this filter is unchanged. As with insert, the last
   // fingerprint placed may be parked in the victim slot, after which is_full() is true. Needs memory for
-  // a copy of the table while it runs (core/src/merge.cpp).
+  // a copy of the table while it runs (core/src/merge.cpp). Growing filters merge level by level: an entry
+  // goes into the same level of this filter or, with fewer bits, an older one; it cannot go into a newer
+  // one, so parts that each grew past their first level merge only where the levels have room. Give growing
+  // parts the union's capacity.
   void merge(const CuckooFilter& source);
 
   // Removes everything; keeps the configuration and the memory. Afterwards the filter is as if new
