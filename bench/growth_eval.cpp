@@ -254,9 +254,9 @@ Measured measure(const CuckooFilter& filter, const GrowthConfig& config, const s
 
 std::vector<CurvePoint> measure_curve(const GrowthConfig& config, double fpr, const KeyStream& keys,
                                       const std::vector<uint64_t>& full_at, uint64_t final_items) {
-  // The pauses: the grid from C0 / 4, then both sides of every growth; ordered, without duplicates.
+  // The pauses: the grid from C0 (1x), then both sides of every growth; ordered, without duplicates.
   std::vector<std::pair<uint64_t, CurvePoint::Kind>> stops;
-  for (double n = config.initial_capacity / 4.0; n < final_items; n *= std::exp2(1.0 / config.points_per_doubling))
+  for (double n = double(config.initial_capacity); n < final_items; n *= std::exp2(1.0 / config.points_per_doubling))
     stops.push_back({static_cast<uint64_t>(n), CurvePoint::kGrid});
   for (uint64_t n : full_at) {
     stops.push_back({n, CurvePoint::kLevelsFull});
