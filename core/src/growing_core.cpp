@@ -69,7 +69,12 @@ bool GrowingCore::contains_hashed(uint64_t hash) const {
 }
 
 bool GrowingCore::erase(uint64_t hash) {
+#ifdef CUCKOO_MUTANT_ERASE_OLDEST_FIRST
+  // Mutation hook (native-tests/mutation.sh): the wrong order, which the tests must catch.
+  for (size_t s = 0; s < levels_.size(); ++s) {
+#else
   for (size_t s = levels_.size(); s-- > 0;) {
+#endif
     if (levels_[s]->erase(hash)) {
       --size_;
       return true;
