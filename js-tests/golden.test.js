@@ -54,7 +54,7 @@ for (const name of sidecars) {
     if (o.semiSort !== undefined) assert.equal(f.semiSort, o.semiSort);
     if (o.maxKicks !== undefined) assert.equal(f.maxKicks, o.maxKicks);
     if (o.seed !== undefined) assert.equal(f.seed, BigInt(o.seed));
-    assert.equal(f.maxMemoryBytes, o.maxMemoryBytes ?? Infinity);
+    assert.equal(f.maxMemoryBytes, o.maxMemoryBytes || Infinity); // 0: no limit
     if (meta.levels !== undefined) assert.equal(f.levels, meta.levels);
     for (const k of present) assert.equal(f.has(k), true, `present ${k}`);
     for (const k of absent) assert.equal(f.has(k), false, `absent ${k}`);

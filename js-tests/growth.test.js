@@ -290,6 +290,7 @@ test('properties of a growing filter', async () => {
   assert.equal(f.growable, true);
   assert.equal(f.levels, 1);
   assert.equal(f.maxMemoryBytes, Infinity);
+  assert.equal(new CuckooFilter({ maxMemoryBytes: 0 }).maxMemoryBytes, Infinity, '0 is no limit, as in C++');
   const bound0 = f.fprBound;
   assert.ok(bound0 > 0 && bound0 <= 0.001);
   const capacity0 = f.capacity;

@@ -94,8 +94,8 @@ export interface CuckooFilterOptions {
    * half full just after a growth) and looks keys up in every level, newest first: pick a fixed filter
    * when you know the size, a growing one when you do not. */
   growable?: boolean;
-  /** Growing filters only: the most bytes their tables may take together, an integer >= 1 (number or
-   * bigint); no limit when left out. A growth past it is refused: `add()` then returns `false` (and
+  /** Growing filters only: the most bytes their tables may take together, an integer >= 0 (number or
+   * bigint); 0 or left out: no limit. A growth past it is refused: `add()` then returns `false` (and
    * `addAll()` stops) with nothing lost, as for a full fixed filter. Smaller than the first level's table,
    * or given for a fixed filter, it is a `RangeError` with the core's message. */
   maxMemoryBytes?: number | bigint;
