@@ -59,6 +59,11 @@ class GrowingCore final : public FilterCore {
   size_t insert_many_hashed(const uint64_t* hashes, size_t n) override;
   void contains_many_hashed(const uint64_t* hashes, size_t n, uint8_t* out) const override;
   void prefetch_hashed(uint64_t hash) const override;
+  bool contains_level_key(const LevelKey& key) const override { return levels_.front()->contains_level_key(key); }
+  void prefetch_level_key(const LevelKey& key) const override { levels_.front()->prefetch_level_key(key); }
+  void contains_many_level_keys(const LevelKey* keys, size_t n, uint8_t* out) const override {
+    levels_.front()->contains_many_level_keys(keys, n, out);
+  }
 
   // Full: the newest level is full and no level may be added (level_limit(), max_memory_bytes).
   bool is_full() const override;
@@ -89,6 +94,7 @@ class GrowingCore final : public FilterCore {
  private:
   // Whether the limits allow another level, and its shape if so.
   bool may_grow(Config* next) const;
+  LevelKey level_key(uint64_t hash) const;
   void adopt(std::unique_ptr<FilterCore> level);
 
   template <typename HashOf>
@@ -97,6 +103,7 @@ class GrowingCore final : public FilterCore {
   void contains_keys(size_t n, uint8_t* out, HashOf hash_of) const;
 
   std::vector<std::unique_ptr<FilterCore>> levels_;  // levels_[s] is level s; the newest is last
+  BucketHasher level0_hasher_;                        // level 0's hashing, for level_key()
 };
 
 }  // namespace cuckoo::internal
