@@ -1,6 +1,7 @@
 // core/src/growing_core.cpp: see growing_core.h.
 #include "growing_core.h"
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -14,6 +15,17 @@ constexpr size_t kBlock = 256;
 // A single lookup starts loading the buckets of this many levels ahead of the one it probes: each probe is
 // one or two cache misses, and without the prefetch the CPU would wait for them level after level.
 constexpr size_t kPrefetchLevels = 4;
+// Levels this small grow instead of refusing a failed walk: a jam below half load is ordinary chance in a
+// handful of buckets, and growing past them costs little memory.
+constexpr uint64_t kJamCheckSlots = 4096;
+
+// Items at which the newest level counts as full: a fixed filter's target load for its shape. The last
+// few percent before a walk fails cost several times the average insert, and the next level is cheaper.
+uint64_t growth_point(const FilterCore& level) {
+  const Config& c = level.config();
+  return static_cast<uint64_t>(static_cast<double>(c.slot_count()) *
+                               default_target_load(c.bucket_size, c.fingerprint_bits));
+}
 }  // namespace
 
 GrowingCore::GrowingCore(const Config& config)
@@ -31,7 +43,8 @@ GrowingCore::GrowingCore(const Config& config, std::vector<std::unique_ptr<Filte
 }
 
 void GrowingCore::adopt(std::unique_ptr<FilterCore> level) {
-  level->refuse_jams_below(level->slot_count() / 2);
+  const uint64_t slots = level->slot_count();
+  level->refuse_jams_below(slots >= kJamCheckSlots ? slots / 2 : 0);
   levels_.push_back(std::move(level));
 }
 
@@ -58,8 +71,15 @@ bool GrowingCore::grow() {
   return true;
 }
 
+bool GrowingCore::make_room() {
+  const FilterCore& newest = *levels_.back();
+  if (!newest.is_full() && newest.size() < growth_point(newest)) return true;
+  // Past its growth point the newest level still takes keys if no level can be added, until a walk fails.
+  return grow() || !newest.is_full();
+}
+
 bool GrowingCore::insert_hashed(uint64_t hash) {
-  if (levels_.back()->is_full() && !grow()) return false;
+  if (!make_room()) return false;
   if (!levels_.back()->insert_hashed(hash)) return false;
   ++size_;
   return true;
@@ -112,12 +132,15 @@ size_t GrowingCore::count(uint64_t hash) const {
 size_t GrowingCore::insert_many_hashed(const uint64_t* hashes, size_t n) {
   size_t done = 0;
   while (done < n) {
-    if (levels_.back()->is_full() && !grow()) break;
-    const size_t stored = levels_.back()->insert_many_hashed(hashes + done, n - done);
+    if (!make_room()) break;
+    FilterCore& newest = *levels_.back();
+    const uint64_t point = growth_point(newest);
+    const size_t take = newest.size() < point ? std::min<uint64_t>(n - done, point - newest.size()) : n - done;
+    const size_t stored = newest.insert_many_hashed(hashes + done, take);
     done += stored;
     size_ += stored;
-    // The newest level stops at the first key it cannot take: it filled up (grow and go on) or refused it.
-    if (done < n && !levels_.back()->is_full()) break;
+    // The level stops at the first key it cannot take: it filled up (grow and go on) or refused the key.
+    if (stored < take && !newest.is_full()) break;
   }
   return done;
 }
