@@ -1,6 +1,6 @@
 // bench/filter_api.h: the one adapter every filter in the evaluation goes through.
 //
-// The drivers (paper_eval.cpp, micro_bench.cpp) are templates over a filter type F; nothing is virtual on the
+// The drivers (paper/lifecycle.cpp, micro_bench.cpp) are templates over a filter type F; nothing is virtual on the
 // per-key path, so a baseline is timed exactly as fast as it runs. A filter type F provides:
 //
 //   static constexpr const char* kName;             // short name for tables, CSV and plots ("CF", "BF", ...)
