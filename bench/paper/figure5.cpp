@@ -5,7 +5,7 @@
 //
 // Output: figure5_lookup_vs_positive.csv (filter, mode, positive_fraction, mops; single and batched rows
 // for every filter and fraction), figure5_lookup_vs_positive.svg, and on stdout (rates depend on the
-// machine; CF batched runs several times faster than CF single, the QF and dl-CBF trail):
+// machine and its load; batched CF lookups run ~1.5-4x as fast as single ones, the QF and dl-CBF trail):
 //
 //   Figure 5: lookup throughput (M queries/s, median of 3 passes) vs fraction of positive queries, full filters
 //   filter                    0%       25%       50%       75%      100%
