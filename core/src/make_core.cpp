@@ -13,6 +13,9 @@
 // slower per has() on a short string and 1.12-1.33x on a number key. Baking in b = 4 at 10 and 13 bits
 // (20 KB) made has() 1.00-1.13x faster on strings at fpr 1% and 0.1%, and hasMany() on short strings
 // 1.03-1.20x (bench/js/key_shapes.mjs against the build without them, one process, passes alternating).
+//
+// CUCKOO_COMPACT_SHAPES=2 (the browser's WASM build, where download size matters more than speed) bakes in
+// nothing: one run-time-width table per bucket size and one semi-sorted table.
 #include <stdexcept>
 
 #include "filter_core.h"
@@ -31,7 +34,9 @@ namespace cuckoo::internal {
 
 namespace {
 
-constexpr bool bakes_in_widths(unsigned bucket_size) { return !CUCKOO_COMPACT_SHAPES || bucket_size == 4; }
+constexpr bool bakes_in_widths(unsigned bucket_size) {
+  return CUCKOO_COMPACT_SHAPES == 0 || (CUCKOO_COMPACT_SHAPES == 1 && bucket_size == 4);
+}
 
 template <unsigned kBucketSize>
 std::unique_ptr<FilterCore> make_packed(const Config& config) {
@@ -45,15 +50,17 @@ std::unique_ptr<FilterCore> make_packed(const Config& config) {
       default: break;
     }
   }
-  if constexpr (kBucketSize == 4) {
+  if constexpr (kBucketSize == 4 && CUCKOO_COMPACT_SHAPES < 2) {
     switch (config.fingerprint_bits) {
       case 10: return std::make_unique<CuckooCore<PackedTable<4, 10>>>(config);
       case 13: return std::make_unique<CuckooCore<PackedTable<4, 13>>>(config);
       default: break;
     }
   }
-  if (kBucketSize * config.fingerprint_bits <= 57)
-    return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0, true>>>(config);
+  if constexpr (CUCKOO_COMPACT_SHAPES < 2) {
+    if (kBucketSize * config.fingerprint_bits <= 57)
+      return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0, true>>>(config);
+  }
   return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0>>>(config);
 }
 
@@ -63,7 +70,9 @@ std::unique_ptr<FilterCore> make_semi_sorted(const Config& config) {
     case 9: return std::make_unique<CuckooCore<SemiSortedTable<9>>>(config);
     case 17: return std::make_unique<CuckooCore<SemiSortedTable<17>>>(config);
 #endif
+#if CUCKOO_COMPACT_SHAPES < 2
     case 13: return std::make_unique<CuckooCore<SemiSortedTable<13>>>(config);
+#endif
     default: return std::make_unique<CuckooCore<SemiSortedTable<0>>>(config);
   }
 }
