@@ -1,7 +1,8 @@
 // wasm/factory.cpp: see factory.h. Each wrapper catches, records and returns nullptr.
 #include "factory.h"
 
-#include <cstdio>
+#include <cstdint>
+#include <cstring>
 #include <exception>
 #include <new>
 #include <stdexcept>
@@ -16,31 +17,64 @@ int g_kind = kNoError;
 // bad_alloc out of the handler, and JS got a bare WebAssembly.Exception instead of a RangeError.)
 char g_message[2048] = "";
 
+// Appends text to the message, cut to fit the buffer (NUL-terminated).
+void append(const char* text) {
+  const size_t used = std::strlen(g_message);
+  std::strncat(g_message, text, sizeof g_message - 1 - used);
+}
+
 void record(int kind, const char* message) {
   g_kind = kind;
-  std::snprintf(g_message, sizeof g_message, "%s", message);
+  g_message[0] = '\0';
+  append(message);
 }
 
 // The table size a failed allocation asked for (0 if unknown), for the out-of-memory message.
 uint64_t g_wanted_bytes = 0;
 
+// Appends n in decimal.
+void append_unsigned(uint64_t n) {
+  char text[21];
+  char* p = text + sizeof text;
+  *--p = '\0';
+  do *--p = static_cast<char>('0' + n % 10); while ((n /= 10) != 0);
+  append(p);
+}
+
+// Appends bytes / 2^shift with two decimals, rounded half to even as printf("%.2f") rounds the exact value.
+void append_fixed2(uint64_t bytes, unsigned shift) {
+  const uint64_t unit = uint64_t{1} << shift;
+  const uint64_t scaled = (bytes & (unit - 1)) * 100;  // < 100 * 2^20: no overflow
+  uint64_t hundredths = (bytes >> shift) * 100 + (scaled >> shift);
+  const uint64_t rest = scaled & (unit - 1);
+  if (rest > unit / 2 || (rest == unit / 2 && hundredths % 2 == 1)) ++hundredths;
+  append_unsigned(hundredths / 100);
+  const char decimals[] = {'.', static_cast<char>('0' + hundredths / 10 % 10), static_cast<char>('0' + hundredths % 10), '\0'};
+  append(decimals);
+}
+
 void record_out_of_memory() {
-  char size[64] = "";
+  g_message[0] = '\0';
+  append("cuckoo: not enough memory for this filter");
   if (g_wanted_bytes >= (1 << 20)) {
-    std::snprintf(size, sizeof size, "'s %.2f MiB table", static_cast<double>(g_wanted_bytes) / (1 << 20));
+    append("'s ");
+    append_fixed2(g_wanted_bytes, 20);
+    append(" MiB table");
   } else if (g_wanted_bytes >= 1024) {
-    std::snprintf(size, sizeof size, "'s %.2f KiB table", static_cast<double>(g_wanted_bytes) / 1024);
+    append("'s ");
+    append_fixed2(g_wanted_bytes, 10);
+    append(" KiB table");
   } else if (g_wanted_bytes != 0) {
-    std::snprintf(size, sizeof size, "'s %u-byte table", static_cast<unsigned>(g_wanted_bytes));
+    append("'s ");
+    append_unsigned(g_wanted_bytes);
+    append("-byte table");
   }
   // Both limits, since either can be the one hit: Emscripten's malloc (dlmalloc) refuses any single block
   // of 2 GiB or more on a 32-bit target, however much of the 4 GiB is free. (emmalloc takes larger blocks,
   // but the one in Emscripten 3.1.6 returned a block running past the end of memory when its growth hit
   // 4 GiB, so we stay with dlmalloc.)
-  std::snprintf(g_message, sizeof g_message,
-                "cuckoo: not enough memory for this filter%s (WebAssembly memory is limited to 4 GiB, shared by "
-                "every filter and the module itself, and one filter's table to just under 2 GiB)",
-                size);
+  append(" (WebAssembly memory is limited to 4 GiB, shared by every filter and the module itself, and one "
+         "filter's table to just under 2 GiB)");
   g_kind = kOutOfMemory;
 }
 
@@ -100,15 +134,5 @@ cuckoo::CuckooFilter* deserialize_filter(uintptr_t data, size_t size) {
 
 int last_error_kind() { return g_kind; }
 uintptr_t last_error_message() { return reinterpret_cast<uintptr_t>(g_message); }
-
-uintptr_t address_of(const cuckoo::CuckooFilter& filter) { return reinterpret_cast<uintptr_t>(&filter); }
-
-cuckoo::Config config_of(const cuckoo::CuckooFilter& filter) { return filter.config(); }
-
-double fpr_bound_of(const cuckoo::CuckooFilter& filter) { return cuckoo::false_positive_bound(filter.config()); }
-
-void serialize_into(const cuckoo::CuckooFilter& filter, uintptr_t out) {
-  filter.serialize_to(reinterpret_cast<uint8_t*>(out));
-}
 
 }  // namespace cuckoo_wasm

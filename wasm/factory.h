@@ -24,8 +24,8 @@ enum ErrorKind : int {
   kOther = 4,            // anything else -> Error
 };
 
-// cuckoo::Options as JS passes them (js/options.js, toCoreOptions): the same fields, but with 0 for "not
-// given" where the core has std::optional (embind 3.1.6 binds no std::optional). No ambiguity: JS has
+// cuckoo::Options as JS passes them (js/options.js, toCoreOptions; wasm/bindings.cpp): the same fields, but with 0 for "not
+// given" where the core has std::optional (C has no std::optional). No ambiguity: JS has
 // already refused 0 for each of these (fpr must be in (0, 1), fingerprintBits in 4..32, ...).
 struct JsOptions {
   uint64_t capacity = 0;
@@ -49,14 +49,5 @@ int last_error_kind();
 // The address of the last error's NUL-terminated UTF-8 message in wasm memory (JS decodes it). Not a
 // std::string: returning one allocates, and the error to report may be that memory ran out.
 uintptr_t last_error_message();
-
-// The object's address in wasm memory: the first argument of every hot_path.cpp export.
-uintptr_t address_of(const cuckoo::CuckooFilter& filter);
-// A copy of the resolved configuration (embind returns value objects by value).
-cuckoo::Config config_of(const cuckoo::CuckooFilter& filter);
-// cuckoo::false_positive_bound of its configuration (fprBound: the core's double, not a JS twin of it).
-double fpr_bound_of(const cuckoo::CuckooFilter& filter);
-// Writes filter.serialized_size() bytes at address out.
-void serialize_into(const cuckoo::CuckooFilter& filter, uintptr_t out);
 
 }  // namespace cuckoo_wasm
