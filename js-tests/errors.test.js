@@ -115,6 +115,12 @@ test('options out of range are a RangeError naming the option', async () => {
     [{ capacity: 2n ** 40n }, /^cuckoo: capacity \d+ needs more than 2\^32 buckets \(with bucketSize 4 and the default targetLoad, the most is about 1\.6\d*e\+10\)$/],
     [{ bucketCount: 2 ** 32, fingerprintBits: 32 }, /^cuckoo: a table of 4294967296 buckets \(\d+ bytes\) exceeds the 4 GiB of WebAssembly memory$/],
     [{ capacity: 100, fpr: 1e-12 }, /^cuckoo: fpr 1e-12 needs more than 32 fingerprint bits$/],
+    [{ maxMemoryBytes: 0 }, /^cuckoo-wasm: options\.maxMemoryBytes must be an integer in 1\.\.18446744073709551615 \(got 0\)$/],
+    // The growth options' ranges are the core's.
+    [{ capacity: 100, maxMemoryBytes: 1e6 }, /^cuckoo: maxMemoryBytes applies to growable filters only$/],
+    [{ maxMemoryBytes: 100 }, /^cuckoo: maxMemoryBytes 100 is less than the first level's \d+-byte table$/],
+    [{ fpr: 1e-9 }, /^cuckoo: fpr 1e-09 is too small for a growable filter/],
+    [{ growable: true, capacity: 10, fingerprintBits: 32 }, /^cuckoo: a growable filter's fingerprintBits must be at most 31/],
   ];
   for (const [options, message] of cases) {
     const shown = JSON.stringify(options, (k, v) => (typeof v === 'bigint' ? `${v}n` : v));
@@ -128,7 +134,9 @@ test('options of the wrong type, unknown or missing are a TypeError', async () =
     [undefined, /options must be an object/],
     [null, /options must be an object/],
     [1000, /options must be an object/],
-    [{}, /options\.capacity is required/],
+    [{ growable: false }, /options\.capacity is required when options\.growable is false/],
+    [{ growable: 1 }, /options\.growable must be a boolean \(got number\)/],
+    [{ maxMemoryBytes: '1e6' }, /options\.maxMemoryBytes must be an integer \(number or bigint\) \(got string\)/],
     [{ capacity: '1000' }, /options\.capacity must be an integer \(number or bigint\) \(got string\)/],
     [{ capacity: 100, fpr: '0.1' }, /options\.fpr must be a number/],
     [{ capacity: 100, bucketSize: '4' }, /options\.bucketSize must be 2, 4 or 8 \(got string\)/],
@@ -272,7 +280,7 @@ test('bad bytes: an Error carrying the C++ FormatError message', async () => {
   const badMagic = good.slice();
   badMagic[0] = 0x58;
   const badVersion = good.slice();
-  badVersion[4] = 2;
+  badVersion[4] = 3; // 1 and 2 (growing filters) are known
   const badFlags = good.slice();
   badFlags[7] = 0x80;
   const cases = [
@@ -282,7 +290,7 @@ test('bad bytes: an Error carrying the C++ FormatError message', async () => {
     [new Uint8Array([...good, 0]), new RegExp(`^cuckoo: trailing bytes: expected ${good.length} bytes, got ${good.length + 1}$`)],
     [flipped, /^cuckoo: checksum mismatch: the bytes are corrupted$/],
     [badMagic, /^cuckoo: bad magic: not a cuckoo filter$/],
-    [badVersion, /^cuckoo: unsupported format version 2/],
+    [badVersion, /^cuckoo: unsupported format version 3/],
     [badFlags, /^cuckoo: unknown flag bits/],
   ];
   for (const [bytes, message] of cases) {

@@ -109,7 +109,7 @@ test('package: the tarball holds the runtime files only, at a sane size', (t) =>
   // Every entry of package.json points into the tarball.
   const targets = (c) => (typeof c === 'string' ? [c] : Object.values(c).flatMap(targets));
   const conditions = targets(pkg.exports['.']);
-  for (const target of [pkg.main, pkg.module, pkg.types, ...conditions]) {
+  for (const target of [pkg.main, pkg.module, pkg.types, ...conditions, ...Object.values(pkg.bin)]) {
     assert.ok(files.includes(path.posix.normalize(target)), `package.json points at ${target}, not in the tarball`);
   }
   // The specs the README links to (the binary format a server writes for a browser to read, and the
@@ -120,7 +120,7 @@ test('package: the tarball holds the runtime files only, at a sane size', (t) =>
   }
   // Nothing else: no tests, fixtures, C++ sources, build trees, benchmarks, tools, source maps, tarballs.
   const allowed =
-    /^(package\.json|README\.md|LICENSE(\.\w+)?|docs\/[\w-]+\.md|js\/[\w.-]+\.(js|cjs|d\.ts)|dist\/[\w.-]+\.(mjs|cjs|d\.cts))$/;
+    /^(package\.json|README\.md|LICENSE(\.\w+)?|docs\/[\w-]+\.md|js\/(cli\/)?[\w.-]+\.(js|cjs|d\.ts)|dist\/[\w.-]+\.(mjs|cjs|d\.cts))$/;
   const unexpected = files.filter((f) => !allowed.test(f));
   assert.deepEqual(unexpected, [], 'files in the tarball that a consumer does not need');
   for (const f of files) {

@@ -7,6 +7,9 @@
 // - one raw call per chunk of up to 16384 keys for addAll/hasMany (the core's insert_many/contains_many).
 // Each filter owns a C++ object in wasm memory: dispose() frees it; a FinalizationRegistry frees the ones
 // never disposed, eventually (garbage collection is not guaranteed to run).
+// A growing filter (options without a size, or growable: true) is the same C++ class with a stack of
+// levels; only an insert can grow it, and an insert whose new level does not fit in wasm memory returns
+// -1 from the raw call (the error recorded in wasm, the filter unchanged): add() throws it as a RangeError.
 import { rt, loadRuntime, requireRuntime, malloc, free, lastError, callRaw, requireHeadroom } from './runtime.js';
 import { kInsertBytes, kContainsBytes, kEraseBytes, kCountBytes, kInsertU64, kContainsU64, kEraseU64, kCountU64 } from './runtime.js';
 import { stageKey, staged, checkKeys, insertAll, containsAll, bytesOf } from './keys.js';
@@ -202,7 +205,9 @@ export class CuckooFilter {
   add(key) {
     const n = this.#stage('add()', key);
     const f = this.#live('add()');
-    return (n < 0 ? callRaw(kInsertU64, f, staged.lo, staged.hi) : callRaw(kInsertBytes, f, rt.scratchArg, n)) !== 0;
+    const stored = n < 0 ? callRaw(kInsertU64, f, staged.lo, staged.hi) : callRaw(kInsertBytes, f, rt.scratchArg, n);
+    if (stored < 0) throw lastError(); // a growing filter's new level did not fit in wasm memory
+    return stored !== 0;
   }
 
   has(key) {
@@ -238,6 +243,19 @@ export class CuckooFilter {
   clear() {
     this.#live('clear()');
     this.#handle._clear();
+  }
+
+  // Adds every fingerprint of `other` (a CuckooFilter of the same shape and seed) to this filter, without
+  // the keys: afterwards this filter has every key of both (cuckoo::CuckooFilter::merge). A mismatch is an
+  // Error naming it; if the union does not fit, an Error says so and this filter is unchanged.
+  merge(other) {
+    this.#live('merge()');
+    if (typeof other !== 'object' || other === null || !(#handle in other)) {
+      throw new TypeError('cuckoo-wasm: merge() takes a CuckooFilter');
+    }
+    if (other.#ptr === 0) throw new Error('cuckoo-wasm: merge() got a disposed filter');
+    requireHeadroom();
+    if (!this.#handle._merge(other.#handle)) throw lastError();
   }
 
   serialize() {
@@ -302,7 +320,7 @@ export class CuckooFilter {
 
   get bucketCount() {
     this.#live('bucketCount');
-    return Number(this.#config.bucketCount);
+    return this.#handle._bucketCount();
   }
 
   get bucketSize() {
@@ -330,7 +348,24 @@ export class CuckooFilter {
     return this.#config.seed;
   }
 
-  // The false-positive bound of a full filter: 1 - (1 - 1/(2^f - 1))^(2b) (cuckoo::false_positive_bound).
+  get growable() {
+    this.#live('growable');
+    return this.#config.growable;
+  }
+
+  get maxMemoryBytes() {
+    this.#live('maxMemoryBytes');
+    const limit = this.#config.maxMemoryBytes;
+    return limit === 0n ? Infinity : Number(limit);
+  }
+
+  get levels() {
+    this.#live('levels');
+    return this.#handle._levels();
+  }
+
+  // The false-positive bound of the filter as it is, its levels full (the core's false_positive_bound()):
+  // 1 - (1 - 1/(2^f - 1))^(2b) for a fixed filter, the sum of that over the levels of a growing one.
   get fprBound() {
     this.#live('fprBound');
     return this.#handle._fprBound();
@@ -350,6 +385,7 @@ export class CuckooFilter {
       fingerprintBits: this.fingerprintBits,
       semiSort: this.semiSort,
       byteLength: this.byteLength,
+      ...this.#growth(),
     };
   }
 
@@ -372,8 +408,14 @@ export class CuckooFilter {
       semiSort: this.semiSort,
       byteLength: this.byteLength,
       isFull: this.isFull,
+      ...this.#growth(),
     };
     return `CuckooFilter ${inspect(summary, options)}`;
+  }
+
+  // The summaries' extra fields for a growing filter (none for a fixed one, whose summary stays as it was).
+  #growth() {
+    return this.#config.growable ? { growable: true, levels: this.levels } : {};
   }
 }
 

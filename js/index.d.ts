@@ -5,7 +5,8 @@
 // One C++ core (core/) compiled to WebAssembly; the binary format is byte-identical to native C++.
 //
 //   import { CuckooFilter } from 'cuckoo-wasm';
-//   const f = await CuckooFilter.create({ capacity: 1_000_000, fpr: 0.001 });
+//   const f = await CuckooFilter.create({ capacity: 1_000_000, fpr: 0.001 });  // fixed size
+//   const g = await CuckooFilter.create({ fpr: 0.001 });                        // grows as keys come
 //   f.add('alice');                 // true
 //   f.has('alice');                 // true, always
 //   const bytes = f.serialize();    // Uint8Array, readable by native cuckoo::CuckooFilter::deserialize
@@ -38,8 +39,11 @@ declare global {
 export type Key = string | number | bigint | ArrayBufferView | ArrayBuffer | SharedArrayBuffer;
 
 /**
- * Options for {@link CuckooFilter.create} and `new CuckooFilter()`. Give `capacity` (or `bucketCount`);
- * everything else has a default. Validated in JS before anything reaches the core: a value of the wrong
+ * Options for {@link CuckooFilter.create} and `new CuckooFilter()`. With `capacity` (or `bucketCount`) the
+ * filter is fixed: it holds that many keys and then refuses more. Without either, it grows: it starts
+ * small and adds a level (twice the size of the newest) whenever the newest fills, keeping the
+ * false-positive rate within `fpr` at every size; `growable: true` makes a filter of a given `capacity`
+ * grow from there. Everything else has a default. Validated in JS before anything reaches the core: a value of the wrong
  * type (e.g. `bucketSize: '4'`), an unknown option or a missing capacity is a `TypeError`; a value out of range is a `RangeError`
  * whose message names the option (e.g. "cuckoo-wasm: options.bucketSize must be 2, 4 or 8 (got 3)").
  * Limits only the sizing can tell (a capacity needing more than 2^32 buckets, a table too large for the
@@ -48,6 +52,7 @@ export type Key = string | number | bigint | ArrayBufferView | ArrayBuffer | Sha
  */
 export interface CuckooFilterOptions {
   /** Number of distinct keys the filter must accept: an integer >= 1 (number up to 2^53-1, or bigint).
+   * For a growing filter, the size of its first level (default 1024).
    * The table gets m = `ceil(capacity / (bucketSize * targetLoad))` buckets plus `ceil(2 * sqrt(m))` of
    * slack (so that small filters take their capacity too), rounded up to even. Very rarely a key set needs
    * more room than that (seen only at bucketSize 2: 7 in 1.16 M random small filters); the filter then
@@ -55,7 +60,9 @@ export interface CuckooFilterOptions {
   capacity?: number | bigint;
   /** Target false-positive rate in (0, 1); picks the smallest fingerprint with 2b/(2^f-1) <= fpr, but
    * never fewer than 8 / 6 / 5 bits for bucketSize 2 / 4 / 8 (shorter ones make large tables jam early).
-   * Set either `fpr` or `fingerprintBits`, not both. With neither, fpr = 0.01. */
+   * Set either `fpr` or `fingerprintBits`, not both. With neither, fpr = 0.01.
+   * A growing filter keeps its bound, over all the levels it can grow to, within `fpr`: its first level's
+   * fingerprint is the shortest with 3.5 * 2b/(2^f-1) <= fpr, and each newer level adds a few bits. */
   fpr?: number;
   /** Fingerprint length in bits, 4..32 (with `semiSort`, each entry stores one bit less). */
   fingerprintBits?: number;
@@ -76,8 +83,20 @@ export interface CuckooFilterOptions {
    * 16 M keys; larger filters of those widths may fill before `capacity`). Lower values buy faster inserts near capacity with more memory;
    * values above those defaults may make `add()` fail before `capacity` keys. */
   targetLoad?: number;
-  /** Advanced: the exact number of buckets, 1..2^32 (rounded up to even). Overrides `capacity` sizing. */
+  /** Advanced: the exact number of buckets, 1..2^32 (rounded up to even). Overrides `capacity` sizing.
+   * For a growing filter, its first level's. */
   bucketCount?: number | bigint;
+  /** Whether the filter grows instead of filling up. Default: `true` when neither `capacity` nor
+   * `bucketCount` is given, else `false` (a fixed filter). `false` without a size is a `TypeError`.
+   * A growing filter costs more memory per key than a fixed one sized right (its newest level is at most
+   * half full just after a growth) and looks keys up in every level, newest first: pick a fixed filter
+   * when you know the size, a growing one when you do not. */
+  growable?: boolean;
+  /** Growing filters only: the most bytes their tables may take together, an integer >= 1 (number or
+   * bigint); no limit when left out. A growth past it is refused: `add()` then returns `false` (and
+   * `addAll()` stops) with nothing lost, as for a full fixed filter. Smaller than the first level's table,
+   * or given for a fixed filter, it is a `RangeError` with the core's message. */
+  maxMemoryBytes?: number | bigint;
 }
 
 /**
@@ -105,6 +124,9 @@ export interface CuckooFilterSummary {
   readonly fingerprintBits?: number;
   readonly semiSort?: boolean;
   readonly byteLength?: number;
+  /** Only for a growing filter: `true`, with its level count. */
+  readonly growable?: true;
+  readonly levels?: number;
 }
 
 /**
@@ -186,14 +208,18 @@ export declare class CuckooFilter {
   ): InstanceType<T>;
 
   /**
-   * Adds one copy of `key`.
-   * @returns `true` if the key is now stored; `false` if the filter is full, in which case nothing changed
-   *   and nothing already stored was lost (the filter stays full until a `delete()` makes room: see
-   *   `isFull`).
-   *   A key's copies all live in its two buckets, so `2 * bucketSize` copies (8 at the default bucket
-   *   size) fill them: one more is parked as the victim (that add still returns `true`) and the whole
-   *   filter then reports full. If keys may repeat, check `has(key)` first.
+   * Adds one copy of `key`. A growing filter that is full adds a level first (see `levels`).
+   * @returns `true` if the key is now stored; `false` if it was refused, in which case nothing changed and
+   *   nothing already stored was lost. Refused are:
+   *   - any key when the filter is full (`isFull`: a fixed filter stays full until a `delete()` makes room;
+   *     a growing one is full only when `maxMemoryBytes` or the level limit forbids another level);
+   *   - a key whose two buckets already hold `2 * bucketSize` copies of it (8 at the default bucket size),
+   *     alone: other keys still go in;
+   *   - in a growing filter, a key whose relocation walk fails while the newest level is under half full
+   *     (keys crafted to collide), alone, so that such keys cannot make the filter grow again and again.
    * @throws {TypeError} / {RangeError} for an invalid key (see {@link Key}).
+   * @throws {RangeError} if a growing filter's new level does not fit in WebAssembly memory; the filter is
+   *   as it was before this call.
    */
   add(key: Key): boolean;
 
@@ -226,11 +252,14 @@ export declare class CuckooFilter {
    * at the second read, with the chunks before that key already added.)
    * @param keys an array or any iterable of keys. A string or a `Uint8Array` (or other view) is one key,
    *   not a batch of its characters or bytes: passing one is a TypeError (wrap it: `addAll([key])`).
-   * @returns how many keys were added. Stops at the first key that does not fit: when the result `n` is
-   *   less than the number of keys, `keys[0..n)` were added, `keys[n]` did not fit (the filter is full,
-   *   `isFull` is true) and the rest were not tried. Nothing already stored is lost.
+   * @returns how many keys were added. Stops at the first key refused (as {@link CuckooFilter.add} would
+   *   refuse it: the filter is full, or the key is repeated too often): when the result `n` is less than
+   *   the number of keys, `keys[0..n)` were added, `keys[n]` was refused and the rest were not tried.
+   *   Nothing already stored is lost.
    * @throws {TypeError} if `keys` is not iterable or a key has the wrong type; {RangeError} for an integer
    *   key out of range. The message says the bad key's index.
+   * @throws {RangeError} if a growing filter's new level does not fit in WebAssembly memory. Its message
+   *   says how many keys were added before that (`keys[0..n)`, which stay in, with everything stored before).
    */
   addAll(keys: KeyBatch): number;
 
@@ -242,8 +271,20 @@ export declare class CuckooFilter {
    */
   hasMany(keys: KeyBatch): Bytes;
 
-  /** Removes every key; keeps the configuration and the memory. */
+  /** Removes every key; keeps the configuration and the memory (a growing filter keeps its first level
+   * only, and frees the others). */
   clear(): void;
+
+  /**
+   * Adds every fingerprint of `other` to this filter, without the keys: afterwards this filter answers
+   * `true` for every key of either. `other` is unchanged. Filters built apart (workers, machines) from
+   * shares of the keys combine this way when all were created with the same options, sized for all
+   * the keys together.
+   * @throws {Error} if the shapes or seeds differ (the message names the field), or if the union does not
+   *   fit (this filter is then unchanged); {TypeError} if `other` is not a CuckooFilter; {RangeError} if
+   *   WebAssembly memory has no room for the copy of the table the merge works on.
+   */
+  merge(other: CuckooFilter): void;
 
   /**
    * @returns the filter in the portable binary format (docs/format.md): a 56-byte header, the packed
@@ -278,7 +319,8 @@ export declare class CuckooFilter {
   readonly size: number;
 
   /**
-   * The slot count: `bucketCount * bucketSize`, the fingerprints the table holds. (When every slot is taken,
+   * The slot count: `bucketCount * bucketSize`, the fingerprints the table holds (all levels of a growing
+   * filter: it rises as the filter grows). (When every slot is taken,
    * the insert that fails parks one more in the victim slot, so `size` can reach `capacity + 1` and
    * `loadFactor` can just exceed 1; small tables can fill completely.) This is not the
    * `capacity` option you asked for: it is at least that (sizing divides by `targetLoad`), and it is what
@@ -299,14 +341,16 @@ export declare class CuckooFilter {
 
   /** `true` when an insert ran out of kicks and parked its last fingerprint: `add()` returns `false`
    * until a `delete()` frees a place the parked fingerprint can move to (each delete tries; one elsewhere in
-   * the table may leave the filter full). */
+   * the table may leave the filter full). A growing filter is full only when, besides, it may not add a
+   * level (`maxMemoryBytes`, or the level limit: at most 32 levels and 2^32 buckets in the newest). */
   readonly isFull: boolean;
 
-  /** Number of buckets (even, at most 2^32). */
+  /** Number of buckets (even, at most 2^32); of all levels in a growing filter. */
   readonly bucketCount: number;
   /** Entries per bucket: 2, 4 or 8. */
   readonly bucketSize: 2 | 4 | 8;
-  /** Fingerprint length in bits (4..32). */
+  /** Fingerprint length in bits (4..32); in a growing filter, its first level's (level s adds
+   * ceil(log2(s + 1)) bits). */
   readonly fingerprintBits: number;
   /** Whether buckets are semi-sorted (one bit less per entry). */
   readonly semiSort: boolean;
@@ -315,11 +359,20 @@ export declare class CuckooFilter {
   /** The hash seed, as a bigint (0..2^64-1). */
   readonly seed: bigint;
   /**
-   * The false-positive rate bound of a full filter, `1 - (1 - 1/(2^f - 1))^(2b)`: a lookup compares 2b
-   * fingerprints. Once an item is parked as the victim (`isFull`), lookups also compare it, which adds
-   * about `2 / bucketCount` of one comparison's `1/(2^f - 1)`: noticeable only for tiny filters.
+   * The false-positive rate bound of the filter as it is, full: `1 - (1 - 1/(2^f - 1))^(2b)` for a fixed
+   * filter (a lookup compares 2b fingerprints); for a growing one, the sum of that over its levels, which
+   * rises with `levels` and stays within the `fpr` asked for. Once an item is parked as the victim
+   * (`isFull`), lookups also compare it, which adds about `2 / bucketCount` of one comparison's
+   * `1/(2^f - 1)`: noticeable only for tiny filters.
    */
   readonly fprBound: number;
+  /** Whether the filter grows (see {@link CuckooFilterOptions.growable}); a deserialized filter keeps it. */
+  readonly growable: boolean;
+  /** The number of levels: 1 for a fixed filter; for a growing one, 1 plus the times it grew. */
+  readonly levels: number;
+  /** A growing filter's memory limit ({@link CuckooFilterOptions.maxMemoryBytes}); `Infinity` when it
+   * has none, and for a fixed filter. */
+  readonly maxMemoryBytes: number;
 }
 
 /** The same promise as {@link CuckooFilter.ready}, as a function. */

@@ -11,6 +11,7 @@
 // the ranges above are a RangeError. A binary key with no bytes to read (a detached buffer, or a view
 // outside a resizable buffer that shrank) is a TypeError too, not the empty key.
 import { rt, ensureScratch, kKeptScratch, kMinScratch, malloc, free, callRawBatch, kInsertMany, kContainsMany } from './runtime.js';
+import { lastError, lastErrorKind, kOutOfMemory } from './runtime.js';
 
 const encoder = new TextEncoder();
 const kTwo32 = 4294967296;
@@ -487,8 +488,10 @@ function withBatch(method, run) {
   }
 }
 
-// insert_many over all keys in chunks; stops at the first key that does not fit.
-// Returns the number inserted (keys[0..n) are in, keys[n] did not fit, later keys were not tried).
+// insert_many over all keys in chunks; stops at the first key that is refused.
+// Returns the number inserted (keys[0..n) are in, keys[n] was refused, later keys were not tried).
+// When a growing filter's new level does not fit in wasm memory, throws that RangeError instead, saying
+// how many keys went in first (they stay in, as does everything stored before).
 // filterAddress() gives the filter's address, or throws if it was disposed (by a key's getter, even).
 export function insertAll(filterAddress, keys) {
   return withBatch('addAll', () => {
@@ -497,7 +500,14 @@ export function insertAll(filterAddress, keys) {
       const m = pack(keys, done);
       const inserted = callRawBatch(kInsertMany, filterAddress(), batch.data, batch.offsets, m) >>> 0;
       done += inserted;
-      if (inserted < m) break;
+      if (inserted < m) {
+        if (lastErrorKind() === kOutOfMemory) {
+          const error = lastError();
+          error.message += `; addAll() added keys[0..${done}) of ${keys.length} before that, and no others`;
+          throw error;
+        }
+        break;
+      }
     }
     return done;
   });

@@ -1,11 +1,11 @@
 // js/native.js: a C++ filter in wasm memory, as a handle over wasm/bindings.cpp's cold C exports
-// (construction, configuration, properties, serialization). js/cuckoo_filter.js owns one per filter; the
+// (construction, configuration, properties, serialization, merge). js/cuckoo_filter.js owns one per filter; the
 // per-key and batch calls bypass it (runtime.js's callRaw, with the address).
 import { rt } from './runtime.js';
 
-// cuckoo_config's output: u32 bucket_size, fingerprint_bits, max_kicks, semi_sort, huge_pages, padding,
-// then u64 seed, bucket_count.
-const kConfigBytes = 40;
+// cuckoo_config's output: u32 bucket_size, fingerprint_bits, max_kicks, semi_sort, huge_pages, growable,
+// then u64 seed, bucket_count, max_memory_bytes.
+const kConfigBytes = 48;
 
 export class NativeFilter {
   #address;
@@ -27,6 +27,8 @@ export class NativeFilter {
       core.targetLoad,
       core.bucketCount,
       core.hugePages ? 1 : 0,
+      core.growable ? 1 : 0,
+      core.maxMemoryBytes,
     );
     return address === 0 ? null : new NativeFilter(address);
   }
@@ -48,15 +50,17 @@ export class NativeFilter {
     if (out === 0) throw new RangeError('cuckoo-wasm: out of WebAssembly memory reading a filter\'s configuration');
     try {
       M._cuckoo_config(this.#address, out);
-      const words = rt.heap32.subarray(out >>> 2, (out >>> 2) + 5);
+      const words = rt.heap32.subarray(out >>> 2, (out >>> 2) + 6);
       return {
         bucketSize: words[0],
         fingerprintBits: words[1],
         maxKicks: words[2],
         semiSort: words[3] !== 0,
         hugePages: words[4] !== 0,
+        growable: words[5] !== 0,
         seed: rt.heap64[(out >>> 3) + 3],
-        bucketCount: rt.heap64[(out >>> 3) + 4],
+        bucketCount: rt.heap64[(out >>> 3) + 4], // the first level's
+        maxMemoryBytes: rt.heap64[(out >>> 3) + 5], // 0: no limit
       };
     } finally {
       M._free(out);
@@ -67,8 +71,17 @@ export class NativeFilter {
     return rt.M._cuckoo_size(this.#address);
   }
 
+  // Of every level (a growing filter's grows).
+  _bucketCount() {
+    return rt.M._cuckoo_bucket_count(this.#address);
+  }
+
   _slotCount() {
     return rt.M._cuckoo_slot_count(this.#address);
+  }
+
+  _levels() {
+    return rt.M._cuckoo_levels(this.#address) >>> 0;
   }
 
   _isFull() {
@@ -97,6 +110,11 @@ export class NativeFilter {
 
   _clear() {
     rt.M._cuckoo_clear(this.#address);
+  }
+
+  // Merges `source` (another NativeFilter) into this one: false with the error recorded, this unchanged.
+  _merge(source) {
+    return rt.M._cuckoo_merge(this.#address, source._address()) !== 0;
   }
 
   // Frees the C++ object; the handle must not be used after.

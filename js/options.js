@@ -4,7 +4,11 @@
 // given" for fpr, fingerprintBits, targetLoad and bucketCount: this file refuses 0 for each of them.
 //
 // The core checks again (std::invalid_argument -> RangeError with the C++ message) for what only sizing
-// can tell, e.g. a capacity that needs more than 2^32 buckets or a table larger than wasm's 4 GiB.
+// can tell, e.g. a capacity that needs more than 2^32 buckets or a table larger than wasm's 4 GiB, and for
+// the growth options (maxMemoryBytes on a fixed filter, or below the first level's table).
+//
+// Fixed or growing: options without a size (neither capacity nor bucketCount) ask for a growing filter,
+// and `growable: true` makes a sized one grow from that size; a sized filter is fixed, as it always was.
 
 const kMaxU64 = (1n << 64n) - 1n;
 const kMaxKicks = 1 << 20; // core/src/options.cpp kMaxMaxKicks
@@ -20,6 +24,8 @@ const kKnown = new Set([
   'semiSort',
   'targetLoad',
   'bucketCount',
+  'growable',
+  'maxMemoryBytes',
 ]);
 
 function fail(name, rule, value) {
@@ -76,6 +82,8 @@ export function toCoreOptions(options) {
     targetLoad: 0,
     bucketCount: 0n,
     hugePages: false,
+    growable: false,
+    maxMemoryBytes: 0n,
   };
   if (o.bucketSize !== undefined) {
     if (typeof o.bucketSize !== 'number') throw wrongType('bucketSize', '2, 4 or 8', o.bucketSize);
@@ -84,9 +92,17 @@ export function toCoreOptions(options) {
   }
   if (o.capacity !== undefined) core.capacity = integer('capacity', o.capacity, 1, kMaxU64);
   if (o.bucketCount !== undefined) core.bucketCount = integer('bucketCount', o.bucketCount, 1, kMaxBucketCount);
-  if (o.capacity === undefined && o.bucketCount === undefined) {
-    throw new TypeError('cuckoo-wasm: options.capacity is required (the number of items the filter must hold)');
+  if (o.growable !== undefined && typeof o.growable !== 'boolean') throw wrongType('growable', 'a boolean', o.growable);
+  const sized = o.capacity !== undefined || o.bucketCount !== undefined;
+  if (!sized && o.growable === false) {
+    throw new TypeError(
+      'cuckoo-wasm: options.capacity is required when options.growable is false (the number of items the ' +
+        'filter must hold)',
+    );
   }
+  core.growable = o.growable ?? !sized;
+  // 0 would be the core's "no limit": leave the option out for that.
+  if (o.maxMemoryBytes !== undefined) core.maxMemoryBytes = integer('maxMemoryBytes', o.maxMemoryBytes, 1, kMaxU64);
   if (o.fpr !== undefined && o.fingerprintBits !== undefined) {
     throw new RangeError('cuckoo-wasm: set either options.fpr or options.fingerprintBits, not both');
   }

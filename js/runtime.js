@@ -161,7 +161,7 @@ function bind(M) {
   setScratch(malloc(kInitialScratch), kInitialScratch);
   // Make callRaw's call site megamorphic before any user code runs (see callRaw): two read-only calls
   // with different targets on a throwaway filter (capacity 1, 8-bit fingerprints, b = 4, 1 kick).
-  const address = M._cuckoo_create(1n, 0, 8, 4, 1, 0n, 0, 0, 0n, 0);
+  const address = M._cuckoo_create(1n, 0, 8, 4, 1, 0n, 0, 0, 0n, 0, 0, 0n);
   if (address === 0) throw lastError();
   for (let i = 0; i < 2; i++) {
     callRaw(kContainsBytes, address, rt.scratch, 0);
@@ -210,10 +210,9 @@ const kMaxAlloc = 2 ** 32 - 2 ** 16;
 
 // With wasm memory exhausted, a C++ allocation that fails cannot allocate its own std::bad_alloc either
 // (Emscripten's libc++abi keeps no emergency pool for exception objects): std::terminate() runs and, under
-// wasm exceptions, recurses until the JS stack overflows. Embind also copies the options of _create and the
-// configuration of _config through structs it allocates with `new`, outside any C++ try block. So create
-// and deserialize first check that a little memory is free, enough for those, a filter's small objects and
-// any exception; a table that does not fit in what remains is then reported as usual (factory.cpp).
+// wasm exceptions, recurses until the JS stack overflows. So create, deserialize and merge first check that
+// a little memory is free, enough for a filter's small objects, the core's error message and any
+// exception; a table that does not fit in what remains is then reported as usual (factory.cpp).
 const kHeadroom = 16384;
 
 export function requireHeadroom() {
@@ -282,14 +281,15 @@ function shrinkScratch() {
 }
 
 // The core's messages name options as C++ spells them (target_load); a JS caller wrote targetLoad.
-const kOptionNames = /\b(fingerprint_bits|bucket_size|max_kicks|semi_sort|target_load|bucket_count|huge_pages)\b/g;
+const kOptionNames =
+  /\b(fingerprint_bits|bucket_size|max_kicks|semi_sort|target_load|bucket_count|huge_pages|max_memory_bytes)\b/g;
 function jsOptionNames(message) {
   return message.replace(kOptionNames, (name) => name.replace(/_(\w)/g, (_, c) => c.toUpperCase()));
 }
 
 // Error kinds recorded by wasm/factory.cpp (enum ErrorKind).
 const kInvalidArgument = 1;
-const kOutOfMemory = 2;
+export const kOutOfMemory = 2;
 
 const utf8 = new TextDecoder();
 
@@ -301,8 +301,14 @@ function readCString(address) {
   return utf8.decode(heap.subarray(address, end));
 }
 
-// Builds the JS Error for the last failed create/deserialize: options out of range and tables that do
-// not fit in memory are RangeErrors, bad bytes are Errors; the message is the C++ what() text.
+// The kind of error the last create/deserialize/insert recorded (0: none).
+export function lastErrorKind() {
+  return rt.M._cuckoo_last_error_kind();
+}
+
+// Builds the JS Error for the last failed create/deserialize, or for an insert whose growth did not fit:
+// options out of range and tables that do not fit in memory are RangeErrors, bad bytes are Errors; the
+// message is the C++ what() text.
 export function lastError() {
   const M = rt.M;
   const kind = M._cuckoo_last_error_kind();

@@ -262,7 +262,7 @@ TEST(FormatReject, WrongMagic) {
 }
 
 TEST(FormatReject, WrongVersion) {
-  for (uint8_t v : {0, 2, 255}) {
+  for (uint8_t v : {0, 3, 255}) {
     Bytes b = small_filter(4, 12, false);
     b[kVersion] = v;
     EXPECT_REJECTED(reseal(b), "unsupported format version " + std::to_string(v));

@@ -1,8 +1,8 @@
 // wasm/bindings.cpp: the cold calls as plain C exports (construction, configuration, properties,
-// serialization, errors); js/native.js wraps them. The per-key and batch calls are in hot_path.cpp.
+// serialization, merge, errors); js/native.js wraps them. The per-key and batch calls are in hot_path.cpp.
 //
 // A plain C surface rather than embind: the module then needs no Emscripten JS glue at all (js/runtime.js
-// instantiates it with three imports), which is most of what the package's JS would otherwise weigh.
+// instantiates it with its two imports), which is most of what the package's JS would otherwise weigh.
 // 64-bit integers cross as BigInt (i64 parameters); counts come back as doubles (exact below 2^53).
 #include <emscripten/emscripten.h>
 
@@ -17,11 +17,12 @@ using cuckoo::CuckooFilter;
 extern "C" {
 
 // Returns a new filter, or null with the error recorded (cuckoo_last_error_*). Zero means "not given" for
-// fpr, fingerprint_bits, target_load and bucket_count (JS has refused zero for each of them already).
+// fpr, fingerprint_bits, target_load and bucket_count (JS has refused zero for each of them already), and
+// "no limit" for max_memory_bytes, as in the core.
 EMSCRIPTEN_KEEPALIVE CuckooFilter* cuckoo_create(uint64_t capacity, double fpr, uint32_t fingerprint_bits,
                                                  uint32_t bucket_size, uint32_t max_kicks, uint64_t seed,
                                                  int semi_sort, double target_load, uint64_t bucket_count,
-                                                 int huge_pages) {
+                                                 int huge_pages, int growable, uint64_t max_memory_bytes) {
   cuckoo_wasm::JsOptions options;
   options.capacity = capacity;
   options.fpr = fpr;
@@ -33,6 +34,8 @@ EMSCRIPTEN_KEEPALIVE CuckooFilter* cuckoo_create(uint64_t capacity, double fpr, 
   options.target_load = target_load;
   options.bucket_count = bucket_count;
   options.huge_pages = huge_pages != 0;
+  options.growable = growable != 0;
+  options.max_memory_bytes = max_memory_bytes;
   return cuckoo_wasm::create_filter(options);
 }
 
@@ -43,7 +46,8 @@ EMSCRIPTEN_KEEPALIVE CuckooFilter* cuckoo_deserialize(const uint8_t* data, size_
 EMSCRIPTEN_KEEPALIVE void cuckoo_destroy(CuckooFilter* f) { delete f; }
 
 // Writes the resolved configuration at out: u32 bucket_size, fingerprint_bits, max_kicks, semi_sort,
-// huge_pages, (padding), then u64 seed, bucket_count (js/native.js reads this layout).
+// huge_pages, growable, then u64 seed, bucket_count (the first level's), max_memory_bytes (js/native.js
+// reads this layout).
 EMSCRIPTEN_KEEPALIVE void cuckoo_config(const CuckooFilter* f, uint32_t* out) {
   const cuckoo::Config c = f->config();
   out[0] = c.bucket_size;
@@ -51,20 +55,30 @@ EMSCRIPTEN_KEEPALIVE void cuckoo_config(const CuckooFilter* f, uint32_t* out) {
   out[2] = c.max_kicks;
   out[3] = c.semi_sort;
   out[4] = c.huge_pages;
-  out[5] = 0;
+  out[5] = c.growable;
   reinterpret_cast<uint64_t*>(out)[3] = c.seed;
   reinterpret_cast<uint64_t*>(out)[4] = c.bucket_count;
+  reinterpret_cast<uint64_t*>(out)[5] = c.max_memory_bytes;
 }
 
 EMSCRIPTEN_KEEPALIVE double cuckoo_size(const CuckooFilter* f) { return static_cast<double>(f->size()); }
+// Of every level: grows with a growing filter, unlike the configuration's.
+EMSCRIPTEN_KEEPALIVE double cuckoo_bucket_count(const CuckooFilter* f) { return static_cast<double>(f->bucket_count()); }
 EMSCRIPTEN_KEEPALIVE double cuckoo_slot_count(const CuckooFilter* f) { return static_cast<double>(f->slot_count()); }
+EMSCRIPTEN_KEEPALIVE uint32_t cuckoo_levels(const CuckooFilter* f) { return f->levels(); }
 EMSCRIPTEN_KEEPALIVE int cuckoo_is_full(const CuckooFilter* f) { return f->is_full(); }
 EMSCRIPTEN_KEEPALIVE double cuckoo_load_factor(const CuckooFilter* f) { return f->load_factor(); }
 EMSCRIPTEN_KEEPALIVE double cuckoo_bits_per_item(const CuckooFilter* f) { return f->bits_per_item(); }
-EMSCRIPTEN_KEEPALIVE double cuckoo_fpr_bound(const CuckooFilter* f) { return cuckoo::false_positive_bound(f->config()); }
+// The bound of the filter as it is (its levels so far), not of the configuration.
+EMSCRIPTEN_KEEPALIVE double cuckoo_fpr_bound(const CuckooFilter* f) { return f->false_positive_bound(); }
 EMSCRIPTEN_KEEPALIVE size_t cuckoo_serialized_size(const CuckooFilter* f) { return f->serialized_size(); }
 EMSCRIPTEN_KEEPALIVE void cuckoo_serialize_into(const CuckooFilter* f, uint8_t* out) { f->serialize_to(out); }
 EMSCRIPTEN_KEEPALIVE void cuckoo_clear(CuckooFilter* f) { f->clear(); }
+
+// target.merge(source): 1, or 0 with the error recorded and the target unchanged.
+EMSCRIPTEN_KEEPALIVE int cuckoo_merge(CuckooFilter* target, const CuckooFilter* source) {
+  return cuckoo_wasm::merge_into(*target, *source);
+}
 
 EMSCRIPTEN_KEEPALIVE int cuckoo_last_error_kind() { return cuckoo_wasm::last_error_kind(); }
 EMSCRIPTEN_KEEPALIVE const char* cuckoo_last_error_message() {

@@ -7,6 +7,8 @@
 #include <new>
 #include <stdexcept>
 
+#include "level_hasher.h"  // core/src: the growth schedule, for the size of the level that did not fit
+
 namespace cuckoo_wasm {
 
 namespace {
@@ -53,36 +55,48 @@ void append_fixed2(uint64_t bytes, unsigned shift) {
   append(decimals);
 }
 
+// Appends `what` and a table size as the out-of-memory messages show it ("'s 1.27 MiB table"); nothing if
+// the size is unknown (0).
+void append_table(const char* what, uint64_t bytes) {
+  if (bytes == 0) return;
+  append(what);
+  if (bytes >= (1 << 20)) {
+    append(" ");
+    append_fixed2(bytes, 20);
+    append(" MiB table");
+  } else if (bytes >= 1024) {
+    append(" ");
+    append_fixed2(bytes, 10);
+    append(" KiB table");
+  } else {
+    append(" ");
+    append_unsigned(bytes);
+    append("-byte table");
+  }
+}
+
+// Both limits, since either can be the one hit: Emscripten's malloc (dlmalloc) refuses any single block of
+// 2 GiB or more on a 32-bit target, however much of the 4 GiB is free. (emmalloc takes larger blocks, but the
+// one in Emscripten 3.1.6 returned a block running past the end of memory when its growth hit 4 GiB, so we
+// stay with dlmalloc.)
+constexpr char kMemoryLimits[] =
+    "WebAssembly memory is limited to 4 GiB, shared by every filter and the module itself, and one filter's "
+    "table to just under 2 GiB";
+
 void record_out_of_memory() {
   g_message[0] = '\0';
   append("cuckoo: not enough memory for this filter");
-  if (g_wanted_bytes >= (1 << 20)) {
-    append("'s ");
-    append_fixed2(g_wanted_bytes, 20);
-    append(" MiB table");
-  } else if (g_wanted_bytes >= 1024) {
-    append("'s ");
-    append_fixed2(g_wanted_bytes, 10);
-    append(" KiB table");
-  } else if (g_wanted_bytes != 0) {
-    append("'s ");
-    append_unsigned(g_wanted_bytes);
-    append("-byte table");
-  }
-  // Both limits, since either can be the one hit: Emscripten's malloc (dlmalloc) refuses any single block
-  // of 2 GiB or more on a 32-bit target, however much of the 4 GiB is free. (emmalloc takes larger blocks,
-  // but the one in Emscripten 3.1.6 returned a block running past the end of memory when its growth hit
-  // 4 GiB, so we stay with dlmalloc.)
-  append(" (WebAssembly memory is limited to 4 GiB, shared by every filter and the module itself, and one "
-         "filter's table to just under 2 GiB)");
+  append_table("'s", g_wanted_bytes);
+  append(" (");
+  append(kMemoryLimits);
+  append(")");
   g_kind = kOutOfMemory;
 }
 
 // Runs make() and converts whatever it throws into an error record.
 template <typename Make>
 cuckoo::CuckooFilter* guarded(Make make) {
-  g_kind = kNoError;
-  g_message[0] = '\0';
+  clear_error();
   g_wanted_bytes = 0;
   try {
     return make();
@@ -112,6 +126,8 @@ cuckoo::Options to_core_options(const JsOptions& js) {
   if (js.target_load != 0) options.target_load = js.target_load;
   if (js.bucket_count != 0) options.bucket_count = js.bucket_count;
   options.huge_pages = js.huge_pages;
+  options.growable = js.growable;
+  options.max_memory_bytes = js.max_memory_bytes;
   return options;
 }
 
@@ -132,7 +148,41 @@ cuckoo::CuckooFilter* deserialize_filter(uintptr_t data, size_t size) {
   });
 }
 
+bool merge_into(cuckoo::CuckooFilter& target, const cuckoo::CuckooFilter& source) {
+  // A shape mismatch (std::invalid_argument) and a union that does not fit (std::length_error) are both
+  // plain Errors in JS, not RangeErrors: no option is out of range. Out of memory for the copy of the
+  // table is the usual RangeError.
+  clear_error();
+  g_wanted_bytes = target.config().table_bytes();
+  try {
+    target.merge(source);
+    return true;
+  } catch (const std::bad_alloc&) {
+    record_out_of_memory();
+  } catch (const std::exception& e) {
+    record(kOther, e.what());
+  }
+  return false;
+}
+
 int last_error_kind() { return g_kind; }
 uintptr_t last_error_message() { return reinterpret_cast<uintptr_t>(g_message); }
+
+void clear_error() {
+  g_kind = kNoError;
+  g_message[0] = '\0';
+}
+
+void record_growth_out_of_memory(const cuckoo::CuckooFilter& filter) {
+  // The level that did not fit is the next one: level_config() is the growth schedule itself.
+  const uint64_t wanted = cuckoo::internal::level_config(filter.config(), filter.levels()).table_bytes();
+  g_message[0] = '\0';
+  append("cuckoo: not enough memory to grow this filter:");
+  append_table(" its next level's", wanted);
+  append(" does not fit (nothing was lost; ");
+  append(kMemoryLimits);
+  append(")");
+  g_kind = kOutOfMemory;
+}
 
 }  // namespace cuckoo_wasm

@@ -1,10 +1,11 @@
 // wasm/factory.h: the cold calls that can throw, wrapped so that no C++ exception ever reaches JS.
 //
 // The core reports impossible options with std::invalid_argument, bad bytes with cuckoo::FormatError and a
-// table that does not fit in wasm's 4 GiB with std::bad_alloc. A C++ exception escaping into JS would show
-// up as an opaque WebAssembly.Exception (or an abort), so every function here catches, records the error
-// (kind + the core's what() text) and returns nullptr; the JS layer reads the record and throws the
-// matching Error subclass with the same message. Built with -fwasm-exceptions, so the try blocks cost
+// table that does not fit in wasm's 4 GiB with std::bad_alloc (also from an insert into a growing filter
+// whose new level does not fit: hot_path.cpp catches those and records them here). A C++ exception
+// escaping into JS would show up as an opaque WebAssembly.Exception (or an abort), so every function here
+// catches, records the error (kind + the core's what() text) and returns nullptr; the JS layer reads the
+// record and throws the matching Error subclass with the same message. Built with -fwasm-exceptions, so the try blocks cost
 // nothing when nothing is thrown.
 #pragma once
 
@@ -38,6 +39,8 @@ struct JsOptions {
   double target_load = 0;
   uint64_t bucket_count = 0;
   bool huge_pages = false;
+  bool growable = false;
+  uint64_t max_memory_bytes = 0;  // 0: no limit, as in the core
 };
 
 // Returns a new filter, or nullptr with the error recorded.
@@ -45,9 +48,18 @@ cuckoo::CuckooFilter* create_filter(const JsOptions& options);
 // Reads size bytes at address data (wasm memory); nullptr with the error recorded on bad bytes.
 cuckoo::CuckooFilter* deserialize_filter(uintptr_t data, size_t size);
 
+// target.merge(source) (cuckoo::CuckooFilter::merge); false with the error recorded, the target unchanged.
+bool merge_into(cuckoo::CuckooFilter& target, const cuckoo::CuckooFilter& source);
+
 int last_error_kind();
 // The address of the last error's NUL-terminated UTF-8 message in wasm memory (JS decodes it). Not a
 // std::string: returning one allocates, and the error to report may be that memory ran out.
 uintptr_t last_error_message();
+
+// For the inserts of hot_path.cpp, which throw std::bad_alloc only when a growing filter's new level does
+// not fit: forgets the last error before a call, and records this one (kOutOfMemory, a message naming the
+// size of the level that did not fit). The record is a fixed buffer, so recording allocates nothing.
+void clear_error();
+void record_growth_out_of_memory(const cuckoo::CuckooFilter& filter);
 
 }  // namespace cuckoo_wasm

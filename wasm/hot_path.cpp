@@ -9,9 +9,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <string_view>
 
 #include "cuckoo/cuckoo.h"
+#include "factory.h"
 
 using cuckoo::CuckooFilter;
 
@@ -31,12 +33,26 @@ size_t fill_views(const uint8_t* data, const uint32_t* offsets, size_t n, std::s
   return n;
 }
 
+// The result of a single insert: 1 stored, 0 refused (full, or a key repeated 2b times), or kOutOfMemory.
+constexpr int kOutOfMemory = -1;
+
+template <typename Insert>
+int guarded_insert(CuckooFilter* f, Insert insert) {
+  try {
+    return insert();
+  } catch (const std::bad_alloc&) {
+    cuckoo_wasm::record_growth_out_of_memory(*f);
+    return kOutOfMemory;
+  }
+}
+
 }  // namespace
 
 extern "C" {
 
+// 1 if stored, 0 if refused, -1 if a growing filter's new level did not fit (the error is recorded).
 EMSCRIPTEN_KEEPALIVE int cuckoo_insert_bytes(CuckooFilter* f, const uint8_t* key, size_t n) {
-  return f->insert(key, n);
+  return guarded_insert(f, [&] { return static_cast<int>(f->insert(key, n)); });
 }
 EMSCRIPTEN_KEEPALIVE int cuckoo_contains_bytes(const CuckooFilter* f, const uint8_t* key, size_t n) {
   return f->contains(key, n);
@@ -49,7 +65,7 @@ EMSCRIPTEN_KEEPALIVE uint32_t cuckoo_count_bytes(const CuckooFilter* f, const ui
 }
 
 EMSCRIPTEN_KEEPALIVE int cuckoo_insert_u64(CuckooFilter* f, uint32_t lo, uint32_t hi) {
-  return f->insert(join(lo, hi));
+  return guarded_insert(f, [&] { return static_cast<int>(f->insert(join(lo, hi))); });
 }
 EMSCRIPTEN_KEEPALIVE int cuckoo_contains_u64(const CuckooFilter* f, uint32_t lo, uint32_t hi) {
   return f->contains(join(lo, hi));
@@ -61,16 +77,27 @@ EMSCRIPTEN_KEEPALIVE uint32_t cuckoo_count_u64(const CuckooFilter* f, uint32_t l
   return static_cast<uint32_t>(f->count(join(lo, hi)));
 }
 
-// Inserts keys in order, stops at the first that does not fit; returns how many were inserted.
+// Inserts keys in order, stops at the first that is refused; returns how many were inserted. When that is
+// fewer than n, the error record says why: kOutOfMemory if a growing filter's new level did not fit,
+// nothing (kNoError) if the key was refused as a single insert would refuse it.
 EMSCRIPTEN_KEEPALIVE size_t cuckoo_insert_many(CuckooFilter* f, const uint8_t* data, const uint32_t* offsets,
                                                size_t n) {
+  cuckoo_wasm::clear_error();
+  const uint64_t size_before = f->size();
   std::string_view views[kViewBlock];
   size_t done = 0;
-  while (done < n) {
-    const size_t m = fill_views(data, offsets + done, n - done < kViewBlock ? n - done : kViewBlock, views);
-    const size_t inserted = f->insert_many(views, m);
-    done += inserted;
-    if (inserted < m) break;
+  try {
+    while (done < n) {
+      const size_t m = fill_views(data, offsets + done, n - done < kViewBlock ? n - done : kViewBlock, views);
+      const size_t inserted = f->insert_many(views, m);
+      done += inserted;
+      if (inserted < m) break;
+    }
+  } catch (const std::bad_alloc&) {
+    // insert_many stores keys in order and counts each one in size(); the one whose growth failed is not
+    // stored, so the keys stored by this call are exactly the growth in size().
+    cuckoo_wasm::record_growth_out_of_memory(*f);
+    return static_cast<size_t>(f->size() - size_before);
   }
   return done;
 }

@@ -63,15 +63,17 @@ void CuckooFilter::contains_many(const std::string_view* keys, size_t n, uint8_t
 
 void CuckooFilter::clear() { core_->clear(); }
 uint64_t CuckooFilter::size() const { return core_->size(); }
-uint64_t CuckooFilter::bucket_count() const { return core_->config().bucket_count; }
-uint64_t CuckooFilter::slot_count() const { return core_->config().slot_count(); }
-bool CuckooFilter::is_full() const { return core_->victim().used; }
+uint64_t CuckooFilter::bucket_count() const { return core_->bucket_count(); }
+uint64_t CuckooFilter::slot_count() const { return core_->slot_count(); }
+bool CuckooFilter::is_full() const { return core_->is_full(); }
+unsigned CuckooFilter::levels() const { return core_->level_count(); }
+double CuckooFilter::false_positive_bound() const { return core_->false_positive_bound(); }
 double CuckooFilter::load_factor() const {
   return static_cast<double>(size()) / static_cast<double>(slot_count());
 }
 double CuckooFilter::bits_per_item() const {
   if (size() == 0) return std::numeric_limits<double>::infinity();
-  return static_cast<double>(core_->config().table_bytes()) * 8.0 / static_cast<double>(size());
+  return static_cast<double>(core_->table_bytes()) * 8.0 / static_cast<double>(size());
 }
 size_t CuckooFilter::memory_bytes() const { return core_->allocated_bytes() + sizeof(*this); }
 const Config& CuckooFilter::config() const { return core_->config(); }

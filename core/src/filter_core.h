@@ -1,8 +1,9 @@
 // core/src/filter_core.h: the cuckoo filter algorithm over a bucket table (paper section 3).
 //
 // FilterCore is the run-time interface (one virtual call per operation, none inside batches) and holds
-// the state every table shares: config, hasher, item count, victim slot and the kick RNG. CuckooCore<Table>
+// the state every table shares: config, item count, victim slot and the kick RNG. CuckooCore<Table, Hasher>
 // is the algorithm, instantiated for each table shape that make_core() picks (core/src/make_core.cpp).
+// GrowingCore (growing_core.h) is the other implementation: a stack of CuckooCores.
 //
 // Operations work on the key's 64-bit hash (hash.h). Insert, lookup and the batches take the key and hash
 // it inside the one call they make; erase and count take the hash from CuckooFilter.
@@ -10,7 +11,7 @@
 //           swapping fp with a random entry of the current bucket and moving the evicted fingerprint to
 //           its alternate bucket (after a look-ahead, see place()). If the walk runs out, the fingerprint in
 //           hand goes to the victim slot, so nothing is lost, and the filter is full until an erase frees a
-//           place for the victim.
+//           place for the victim. A key whose buckets already hold 2b copies of it is refused (walk()).
 //   contains: fp in i1 or i2 (both buckets are read unconditionally so the two loads overlap), or victim.
 //   erase: one copy from i1 or i2 (or the victim); then the victim gets another chance to go home.
 #pragma once
@@ -21,6 +22,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cuckoo/options.h"
 #include "bits.h"
@@ -43,10 +45,7 @@ inline uint64_t initial_rng_state(uint64_t seed) { return seed ^ 0x5851F42D4C957
 class FilterCore {
  public:
   explicit FilterCore(const Config& config)
-      : config_(config),
-        hasher_(config.bucket_count, config.fingerprint_bits),
-        hash_u64_(config.seed),
-        rng_state_(initial_rng_state(config.seed)) {}
+      : config_(config), hash_u64_(config.seed), rng_state_(initial_rng_state(config.seed)) {}
   virtual ~FilterCore() = default;
   virtual std::unique_ptr<FilterCore> clone() const = 0;
 
@@ -65,9 +64,29 @@ class FilterCore {
   virtual void contains_many(const std::string_view* keys, size_t n, uint8_t* out) const = 0;
   virtual void clear() = 0;
 
+  // The same operations on a key's hash, for a growing filter's levels (growing_core.h), which hash a key
+  // once for all of them. insert_hashed returns false, changing nothing, when the filter is full or the
+  // insert is refused (see CuckooCore::walk). contains_many_hashed ORs its answers into out.
+  virtual bool insert_hashed(uint64_t hash) = 0;
+  virtual bool contains_hashed(uint64_t hash) const = 0;
+  virtual size_t insert_many_hashed(const uint64_t* hashes, size_t n) = 0;
+  virtual void contains_many_hashed(const uint64_t* hashes, size_t n, uint8_t* out) const = 0;
+  // A failed relocation walk is undone and the insert refused, instead of parking a victim, while fewer
+  // than `items` items are stored: below that load a failure means the key's buckets are jammed (crafted
+  // or repeated keys), not that the table is full. 0 (the default) never refuses.
+  void refuse_jams_below(uint64_t items) { jam_floor_ = items; }
+
+  // Shape and fill. A growing filter sums these over its levels.
+  virtual bool is_full() const { return victim_.used; }
+  virtual uint64_t bucket_count() const { return config_.bucket_count; }
+  virtual uint64_t slot_count() const { return config_.slot_count(); }
+  virtual uint64_t table_bytes() const { return config_.table_bytes(); }
+  virtual unsigned level_count() const { return 1; }
+  virtual double false_positive_bound() const { return cuckoo::false_positive_bound(config_); }
+
   // State, for the serialized format.
   const Config& config() const { return config_; }
-  const BucketHasher& hasher() const { return hasher_; }
+  virtual uint64_t alt_index(uint64_t bucket, uint32_t fingerprint) const = 0;
   uint64_t size() const { return size_; }
   const Victim& victim() const { return victim_; }
   uint64_t rng_state() const { return rng_state_; }
@@ -80,6 +99,13 @@ class FilterCore {
   virtual bool validate_table(std::string* why) const = 0;
   // Whether the bucket has an empty entry (deserialize: a victim is parked only when both buckets are full).
   virtual bool has_empty_entry(uint64_t bucket) const = 0;
+  // Merge (core/src/merge.cpp) reads the source's entries bucket by bucket and stores each fingerprint in
+  // the target through the insert path, from the bucket it was read in. CuckooCore overrides both; the
+  // defaults (in merge.cpp) throw std::invalid_argument, for a core that cannot merge.
+  // read_bucket writes config().bucket_size entries (0 = empty); place_fingerprint returns false, changing
+  // nothing, when the victim slot is occupied.
+  virtual void read_bucket(uint64_t bucket, uint32_t* entries) const;
+  virtual bool place_fingerprint(uint64_t bucket, uint32_t fingerprint);
   // Restores the non-table state after the table bytes were copied in.
   void restore_state(uint64_t size, const Victim& victim, uint64_t rng_state) {
     size_ = size;
@@ -96,14 +122,16 @@ class FilterCore {
   }
 
   Config config_;
-  BucketHasher hasher_;
   SeededU64Hash hash_u64_;  // hash_u64(key, config_.seed), with the seed folded in once
   uint64_t size_ = 0;
   Victim victim_;
   uint64_t rng_state_;
+  uint64_t jam_floor_ = 0;
 };
 
-template <typename Table>
+// Table: PackedTable or SemiSortedTable. Hasher: BucketHasher (hash.h) for a fixed filter and a growing
+// filter's level 0, LevelHasher (level_hasher.h) for its other levels.
+template <typename Table, typename Hasher = BucketHasher>
 class CuckooCore final : public FilterCore {
   static constexpr unsigned kSlots = Table::kSlots;
   // Batched inserts: keys prefetched ahead of the one being inserted (~190 ns of DRAM latency over the
@@ -115,7 +143,9 @@ class CuckooCore final : public FilterCore {
   static constexpr size_t kLookupBlock = 64;
 
  public:
-  explicit CuckooCore(const Config& config) : FilterCore(config), table_(config) {}
+  CuckooCore(const Config& config, const Hasher& hasher) : FilterCore(config), hasher_(hasher), table_(config) {}
+  explicit CuckooCore(const Config& config)
+      : CuckooCore(config, Hasher(config.bucket_count, config.fingerprint_bits)) {}
 
   std::unique_ptr<FilterCore> clone() const override { return std::make_unique<CuckooCore>(*this); }
 
@@ -164,6 +194,18 @@ class CuckooCore final : public FilterCore {
     contains_keys(n, out, [&](size_t i) { return hash_bytes(keys[i].data(), keys[i].size(), config_.seed); });
   }
 
+  bool insert_hashed(uint64_t hash) override { return insert_hash(hash); }
+  bool contains_hashed(uint64_t hash) const override { return contains_hash(hash); }
+  size_t insert_many_hashed(const uint64_t* hashes, size_t n) override {
+    return insert_keys(n, [&](size_t i) { return hashes[i]; });
+  }
+  void contains_many_hashed(const uint64_t* hashes, size_t n, uint8_t* out) const override {
+    contains_keys</*kAccumulate=*/true>(n, out, [&](size_t i) { return hashes[i]; });
+  }
+  uint64_t alt_index(uint64_t bucket, uint32_t fingerprint) const override {
+    return hasher_.alt_index(bucket, fingerprint);
+  }
+
   // Back to the state of a new filter with this configuration, kick generator included, so that the
   // same inserts after clear() write the same bytes as into a fresh filter.
   void clear() override {
@@ -180,13 +222,18 @@ class CuckooCore final : public FilterCore {
 
   const Table& table() const { return table_; }
 
+  void read_bucket(uint64_t bucket, uint32_t* entries) const override { table_.get_all(bucket, entries); }
+  bool place_fingerprint(uint64_t bucket, uint32_t fingerprint) override {
+    if (victim_.used) return false;
+    return place(bucket, fingerprint, /*new_key=*/false);
+  }
+
  private:
   CUCKOO_INLINE bool insert_hash(uint64_t hash) {
     if (victim_.used) return false;
     const uint64_t i1 = hasher_.index(hash);
     const uint32_t fp = hasher_.fingerprint(hash);
-    place(i1, fp);
-    return true;
+    return place(i1, fp, /*new_key=*/true);
   }
 
   // A key's two buckets and fingerprint (batches compute them ahead, to prefetch the buckets).
@@ -228,7 +275,7 @@ class CuckooCore final : public FilterCore {
   // single lookups gets from out-of-order execution, and by the time the last key is hashed the first
   // key's buckets have arrived. (Measured against the previous pipeline, which prefetched 32 keys ahead
   // inside a block of 256: 1.10x on a 192 MB table.)
-  template <typename HashOf>
+  template <bool kAccumulate = false, typename HashOf>
   CUCKOO_FLATTEN void contains_keys(size_t n, uint8_t* out, HashOf hash_of) const {
     Probe probes[kLookupBlock];
     for (size_t start = 0; start < n; start += kLookupBlock) {
@@ -238,7 +285,8 @@ class CuckooCore final : public FilterCore {
         prefetch_probe(probes[j]);
       }
       for (size_t j = 0; j < m; ++j) {
-        out[start + j] = table_.match_either(probes[j].i1, probes[j].i2, probes[j].fp) != 0;
+        const uint8_t hit = table_.match_either(probes[j].i1, probes[j].i2, probes[j].fp) != 0;
+        out[start + j] = kAccumulate ? out[start + j] | hit : hit;
       }
       if (victim_.used) {  // rare (only a full filter has one): a second pass keeps it off the hot loop
         for (size_t j = 0; j < m; ++j) out[start + j] |= victim_matches(probes[j]);
@@ -264,7 +312,8 @@ class CuckooCore final : public FilterCore {
   }
 
   // Stores fp in bucket i or its alternate, kicking if needed; parks the last evictee as the victim.
-  // Always succeeds in the sense that nothing is lost; the caller has checked that the victim slot is free.
+  // The caller has checked that the victim slot is free. Returns false, having changed nothing, only for a
+  // new key (not a victim going home) that walk() refuses.
   //
   // The walk is the paper's random walk with a two-level look-ahead: before evicting, it checks whether any
   // entry of the current bucket can move straight into a free slot of its own alternate bucket (one level,
@@ -275,13 +324,14 @@ class CuckooCore final : public FilterCore {
   // 95% load 1.16x faster and 96.9% (where one level failed) 1.3x faster, and fills to 97.5% before the
   // first failure. Only if nothing can move does it evict a random entry (a "kick", counted against
   // max_kicks).
-  CUCKOO_INLINE void place(uint64_t i, uint32_t fp) {
-    ++size_;
+  CUCKOO_INLINE bool place(uint64_t i, uint32_t fp, bool new_key) {
     const uint64_t alt = hasher_.alt_index(i, fp);
     table_.prefetch_bucket(alt);
-    if (table_.insert_empty(i, fp)) return;
-    if (table_.insert_empty(alt, fp)) return;
-    walk(i, alt, fp);
+    if (table_.insert_empty(i, fp) || table_.insert_empty(alt, fp)) {
+      ++size_;
+      return true;
+    }
+    return walk(i, alt, fp, new_key);
   }
 
   // place()'s slow path, both buckets full: out of line, so the common insert stays short.
@@ -300,9 +350,20 @@ class CuckooCore final : public FilterCore {
   // Past 95% load a walk averages ~6.5 kicks (counted once, by hand), each step waiting for b * b = 16 new
   // buckets: about as many misses as one core keeps in flight, so a deeper breadth-first search would
   // likely explore no more buckets per memory latency (not tried).
-  CUCKOO_NOINLINE void walk(uint64_t i, uint64_t alt, uint32_t fp) {
+  //
+  // Two refusals protect the filter from keys that would jam it (both return false and change nothing):
+  // - A key whose two buckets hold nothing but 2b copies of its fingerprint: no walk can make room (every
+  //   entry it could move belongs to the same two buckets), and parking it would block every later insert
+  //   of every key. So a key is stored at most 2b times per table; the next add of it alone is refused.
+  // - With refuse_jams_below() set (a growing filter's levels), a walk that fails below that load: its
+  //   kicks are undone in reverse order and the kick generator rewound, so the table is as it was.
+  CUCKOO_NOINLINE bool walk(uint64_t i, uint64_t alt, uint32_t fp, bool new_key) {
+    if (new_key && table_.count(i, fp) + table_.count(alt, fp) == 2 * kSlots) return false;
+    const bool undoable = new_key && size_ < jam_floor_;
+    const uint64_t rng_before = rng_state_;
+    ++size_;
     uint64_t r = next_random();
-    if (config_.max_kicks == 0) return park((r & 1) ? alt : i, fp);
+    if (config_.max_kicks == 0) return give_up(undoable ? &rng_before : nullptr, (r & 1) ? alt : i, fp, 0);
     const uint64_t homes[2] = {i, alt};
     Level level[2];         // the entries of i and alt and their alternate buckets
     Level next[2][kSlots];  // next[h][s]: the entries of level[h].alts[s] and their alternate buckets
@@ -311,14 +372,14 @@ class CuckooCore final : public FilterCore {
       for (unsigned s = 0; s < kSlots; ++s) {
         if (table_.insert_empty(level[h].alts[s], level[h].entries[s])) {
           table_.swap(homes[h], s, fp);
-          return;
+          return true;
         }
       }
     }
     for (unsigned h = 0; h < 2; ++h)
       for (unsigned s = 0; s < kSlots; ++s) read_level(level[h].alts[s], next[h][s]);
     for (unsigned h = 0; h < 2; ++h)
-      if (move_two_deep(homes[h], level[h], next[h], fp)) return;
+      if (move_two_deep(homes[h], level[h], next[h], fp)) return true;
 
     // The random walk, from the home bucket the first random number picked.
     const unsigned side = r & 1;
@@ -326,24 +387,37 @@ class CuckooCore final : public FilterCore {
     Level here = level[side];
     Level ahead[kSlots];
     std::copy(next[side], next[side] + kSlots, ahead);
-    for (unsigned kick = 1;; ++kick) {
+    if (undoable) kicks_.clear();
+    unsigned kick = 1;
+    for (;; ++kick) {
       r = next_random();
       const unsigned victim_slot = static_cast<unsigned>(r % kSlots);
+      if (undoable) kicks_.push_back({bucket, victim_slot});
       fp = table_.swap(bucket, victim_slot, fp);
       bucket = here.alts[victim_slot];
       here = ahead[victim_slot];
       if (kick == config_.max_kicks) break;
       for (unsigned s = 0; s < kSlots; ++s) read_level(here.alts[s], ahead[s]);
-      if (move_two_deep(bucket, here, ahead, fp)) return;
+      if (move_two_deep(bucket, here, ahead, fp)) return true;
     }
-    park(bucket, fp);
+    return give_up(undoable ? &rng_before : nullptr, bucket, fp, kick);
   }
 
-  // The walk ran out: the fingerprint in hand waits in the victim slot (with the bucket it belongs to).
-  void park(uint64_t bucket, uint32_t fp) {
-    victim_.used = true;
-    victim_.index = bucket;
-    victim_.fingerprint = fp;
+  // The walk ran out with fp in hand, bound for `bucket`. Normally fp waits in the victim slot, so nothing
+  // is lost and the filter is full until an erase. A walk that may be undone (rng_before set) instead puts
+  // back, last kick first, what its kicks moved: fp goes back where the last kick took it from, and so on
+  // to the new key, which is left out.
+  bool give_up(const uint64_t* rng_before, uint64_t bucket, uint32_t fp, unsigned kicks) {
+    if (rng_before == nullptr) {
+      victim_.used = true;
+      victim_.index = bucket;
+      victim_.fingerprint = fp;
+      return true;
+    }
+    for (size_t k = kicks; k-- > 0;) fp = table_.swap(kicks_[k].bucket, kicks_[k].slot, fp);
+    rng_state_ = *rng_before;
+    --size_;
+    return false;
   }
 
   // A bucket's entries and the alternate bucket of each; read_level prefetches those buckets.
@@ -386,13 +460,24 @@ class CuckooCore final : public FilterCore {
     const Victim v = victim_;
     victim_ = Victim{};
     --size_;
-    place(v.index, v.fingerprint);
+    place(v.index, v.fingerprint, /*new_key=*/false);
   }
 
+  // The kicks of a walk that may be undone (walk(), give_up()).
+  struct Kick {
+    uint64_t bucket;
+    unsigned slot;
+  };
+
+  Hasher hasher_;
   Table table_;
+  std::vector<Kick> kicks_;
 };
 
-// Picks the table instantiation for a (validated) config.
+// Picks the table instantiation for a (validated) config, hashed as hash.h says.
 std::unique_ptr<FilterCore> make_core(const Config& config);
+// Level `level` of a growing filter whose level 0 has `base` (level_hasher.h); config is that level's own
+// shape (see GrowingCore::level_config). Level 0 is make_core(config).
+std::unique_ptr<FilterCore> make_level_core(const Config& config, const Config& base, unsigned level);
 
 }  // namespace cuckoo::internal

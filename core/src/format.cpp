@@ -1,25 +1,40 @@
 // core/src/format.cpp: serialize / deserialize (spec: docs/format.md).
 //
-// Header, little-endian, 56 bytes:
+// Version 1 (a fixed filter), little-endian, 56-byte header:
 //   0  magic "CKOO"        4  version (1)        5  bucket_size       6  fingerprint_bits
 //   7  flags (bit 0 semi_sort, bit 1 victim used; others 0)          8  max_kicks (u32)
 //   12 victim fingerprint (u32)   16 seed (u64)   24 bucket_count (u64)   32 item count (u64)
 //   40 victim bucket index (u64)  48 kick RNG state (u64)
-// then the table's bit stream (bits.h), then XXH3_64bits (seed 0) of bytes [0, 56 + table) as a u64.
+// then the table's bit stream (bits.h), then XXH3_64bits (seed 0) of everything before it as a u64.
+//
+// Version 2 (a growing filter): the same 56-byte header where the fields are level 0's shape, except
+//   7  flags (bit 0 semi_sort only)   12 level count (u32)   32 item count of all levels
+//   40 max_memory_bytes (u64)         48 reserved, 0
+// then for each level s, oldest first, a 32-byte level header
+//   0 item count (u64)   8 victim bucket index (u64)   16 kick RNG state (u64)
+//   24 victim fingerprint (u32)   28 level flags (u32: bit 0 victim used)
+// and the level's table (level_config(config, s): n0 * 2^s buckets of f0 + level_extra_bits(s) bits), then
+// the checksum of everything before it.
 //
 // deserialize checks, in order, before allocating or trusting anything: length >= 64, magic, version,
-// flags, configuration ranges, exact length, checksum, victim fields, item count <= slots; then the table
-// contents (semi-sort codes, padding bits), that the item count equals the stored entries, and that a
-// victim's buckets are full (docs/format.md lists each check with its message).
+// flags, configuration ranges (and the level count), exact length, checksum; then per table: victim
+// fields, item count <= slots, the table contents (semi-sort codes, padding bits), that the item count
+// equals the stored entries, and that a victim's buckets are full; for version 2, that the level counts
+// add up to the total (docs/format.md lists each check with its message).
 #include "cuckoo/format.h"
 
 #include <cstring>
+#include <limits>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "cuckoo/filter.h"
-#include "filter_core.h"
 #include "bits.h"
+#include "filter_core.h"
+#include "growing_core.h"
 #include "hash.h"
+#include "level_hasher.h"
 
 namespace cuckoo {
 
@@ -49,22 +64,195 @@ uint64_t get_u64(const uint8_t* p) {
 
 uint64_t checksum(const uint8_t* data, size_t size) { return XXH3_64bits(data, size); }
 
-}  // namespace
+// A table's state besides its entries, as stored in a version 1 header or a version 2 level header.
+struct TableState {
+  uint64_t items = 0;
+  internal::Victim victim;
+  uint64_t rng_state = 0;
+};
 
-size_t CuckooFilter::serialized_size() const { return kFormatOverhead + core_->config().table_bytes(); }
+// Builds the core for one table of shape c from its stored bytes and state, checking everything first.
+// `where` prefixes each message ("" or "level 3: ").
+std::unique_ptr<internal::FilterCore> load_table(const Config& c, const Config& base, unsigned level,
+                                                 const uint8_t* table, const TableState& state,
+                                                 const std::string& where) {
+  const internal::Victim& victim = state.victim;
+  if (victim.used) {
+    if (victim.fingerprint == 0 || victim.fingerprint > internal::low_mask(c.fingerprint_bits))
+      throw FormatError(where + "invalid victim fingerprint");
+    if (victim.index >= c.bucket_count) throw FormatError(where + "victim bucket index out of range");
+  } else if (victim.fingerprint != 0 || victim.index != 0) {
+    throw FormatError(where + "victim fields set without the victim flag");
+  }
+  if (state.items > c.slot_count() + (victim.used ? 1 : 0))
+    throw FormatError(where + "item count " + std::to_string(state.items) + " exceeds the " +
+                      std::to_string(c.slot_count()) + " slots");
 
-void CuckooFilter::serialize_to(uint8_t* out) const {
-  const Config& c = core_->config();
-  const internal::Victim& v = core_->victim();
+  auto core = internal::make_level_core(c, base, level);
+  std::memcpy(core->table_data(), table, c.table_bytes());
+  std::string why;
+  if (!core->validate_table(&why)) throw FormatError(where + "invalid table: " + why);
+  // The item count is redundant (stored entries + the victim) but every operation trusts it: a count
+  // that disagrees with the table would make size() and load_factor() lie and erase() wrap it below zero.
+  const uint64_t stored = core->count_entries() + (victim.used ? 1 : 0);
+  if (state.items != stored)
+    throw FormatError(where + "item count " + std::to_string(state.items) + " does not match the " +
+                      std::to_string(stored) + " fingerprints stored");
+  // An insert parks a victim only when both of its buckets are full, and every later erase first tries to
+  // move it home, so a file with room in one of them did not come from a filter (a consistency check: a
+  // real filter can still be full while nearly empty, docs/format.md).
+  if (victim.used && (core->has_empty_entry(victim.index) ||
+                      core->has_empty_entry(core->alt_index(victim.index, victim.fingerprint))))
+    throw FormatError(where + "victim parked although one of its buckets has an empty entry (a filter parks "
+                      "one only when both are full)");
+  core->restore_state(state.items, victim, state.rng_state);
+  return core;
+}
+
+void check_length(size_t size, uint64_t expected) {
+  if (size < expected)
+    throw FormatError("truncated input: expected " + std::to_string(expected) + " bytes, got " +
+                      std::to_string(size));
+  if (size > expected)
+    throw FormatError("trailing bytes: expected " + std::to_string(expected) + " bytes, got " +
+                      std::to_string(size));
+}
+
+void check_checksum(const uint8_t* in, uint64_t body) {
+  if (checksum(in, body) != get_u64(in + body)) throw FormatError("checksum mismatch: the bytes are corrupted");
+}
+
+// The header fields both versions share.
+Config read_shape(const uint8_t* in, bool semi_sort) {
+  Config c;
+  c.bucket_size = in[5];
+  c.fingerprint_bits = in[6];
+  c.semi_sort = semi_sort;
+  c.max_kicks = get_u32(in + 8);
+  c.seed = get_u64(in + 16);
+  c.bucket_count = get_u64(in + 24);
+  return c;
+}
+
+void write_shape(uint8_t* out, uint8_t version, const Config& c, uint8_t flags) {
   std::memcpy(out, kFormatMagic, 4);
-  out[4] = kFormatVersion;
+  out[4] = version;
   out[5] = static_cast<uint8_t>(c.bucket_size);
   out[6] = static_cast<uint8_t>(c.fingerprint_bits);
-  out[7] = static_cast<uint8_t>((c.semi_sort ? kFlagSemiSort : 0) | (v.used ? kFlagVictim : 0));
+  out[7] = flags;
   put_u32(out + 8, c.max_kicks);
-  put_u32(out + 12, v.used ? v.fingerprint : 0);
   put_u64(out + 16, c.seed);
   put_u64(out + 24, c.bucket_count);
+}
+
+const internal::GrowingCore& growing(const internal::FilterCore& core) {
+  return static_cast<const internal::GrowingCore&>(core);
+}
+
+// Version 2's size for a header already checked by is_valid_config: the sum of the level sections, or 0 if
+// it would exceed what a size_t can hold.
+uint64_t growing_body_bytes(const Config& c, unsigned levels) {
+  uint64_t total = kHeaderBytes;
+  for (unsigned s = 0; s < levels; ++s) {
+    const Config level = internal::level_config(c, s);
+    if (!is_valid_config(level)) return 0;
+    total += kLevelHeaderBytes + level.table_bytes();
+    if (total > std::numeric_limits<size_t>::max() / 2) return 0;
+  }
+  return total;
+}
+
+CuckooFilter deserialize_growing(const uint8_t* in, size_t size, bool huge_pages) {
+  const uint8_t flags = in[7];
+  if ((flags & ~kFlagSemiSort) != 0)
+    throw FormatError("unknown flag bits in flags byte " + std::to_string(flags) + " (version 2 has only bit 0)");
+  Config c = read_shape(in, (flags & kFlagSemiSort) != 0);
+  c.growable = true;
+  c.max_memory_bytes = get_u64(in + 40);
+  std::string why;
+  if (!is_valid_config(c, &why)) throw FormatError("invalid header: " + why);
+  const uint32_t levels = get_u32(in + 12);
+  const unsigned limit = internal::level_limit(c);
+  if (levels == 0 || levels > limit)
+    throw FormatError("invalid header: level count " + std::to_string(levels) + " (this shape allows 1.." +
+                      std::to_string(limit) + ")");
+  if (get_u64(in + 48) != 0) throw FormatError("invalid header: reserved field is not zero");
+  const uint64_t body = growing_body_bytes(c, levels);
+  if (body == 0)
+    throw FormatError("invalid header: " + std::to_string(levels) + " levels of this shape exceed " +
+                      "the address space");
+  check_length(size, body + kChecksumBytes);
+  check_checksum(in, body);
+
+  std::vector<std::unique_ptr<internal::FilterCore>> cores;
+  const uint8_t* at = in + kHeaderBytes;
+  uint64_t items = 0;
+  uint64_t table_bytes = 0;
+  for (unsigned s = 0; s < levels; ++s) {
+    Config level = internal::level_config(c, s);
+    level.huge_pages = huge_pages;
+    const uint32_t level_flags = get_u32(at + 28);
+    const std::string where = "level " + std::to_string(s) + ": ";
+    if ((level_flags & ~1u) != 0)
+      throw FormatError(where + "unknown flag bits in level flags " + std::to_string(level_flags));
+    TableState state;
+    state.items = get_u64(at);
+    state.victim.used = (level_flags & 1u) != 0;
+    state.victim.index = get_u64(at + 8);
+    state.rng_state = get_u64(at + 16);
+    state.victim.fingerprint = get_u32(at + 24);
+    cores.push_back(load_table(level, c, s, at + kLevelHeaderBytes, state, where));
+    items += state.items;
+    table_bytes += level.table_bytes();
+    at += kLevelHeaderBytes + level.table_bytes();
+  }
+  if (items != get_u64(in + 32))
+    throw FormatError("item count " + std::to_string(get_u64(in + 32)) + " does not match the levels' " +
+                      std::to_string(items));
+  if (c.max_memory_bytes != 0 && table_bytes > c.max_memory_bytes)
+    throw FormatError("the levels' tables take " + std::to_string(table_bytes) + " bytes, more than max_memory_bytes " +
+                      std::to_string(c.max_memory_bytes));
+  c.huge_pages = huge_pages;
+  return CuckooFilter(std::make_unique<internal::GrowingCore>(c, std::move(cores)));
+}
+
+void serialize_growing(const internal::GrowingCore& core, uint8_t* out) {
+  const Config& c = core.config();
+  write_shape(out, kGrowingFormatVersion, c, c.semi_sort ? kFlagSemiSort : 0);
+  put_u32(out + 12, core.level_count());
+  put_u64(out + 32, core.size());
+  put_u64(out + 40, c.max_memory_bytes);
+  put_u64(out + 48, 0);
+  uint8_t* at = out + kHeaderBytes;
+  for (unsigned s = 0; s < core.level_count(); ++s) {
+    const internal::FilterCore& level = core.level(s);
+    const internal::Victim& v = level.victim();
+    put_u64(at, level.size());
+    put_u64(at + 8, v.used ? v.index : 0);
+    put_u64(at + 16, level.rng_state());
+    put_u32(at + 24, v.used ? v.fingerprint : 0);
+    put_u32(at + 28, v.used ? 1 : 0);
+    const uint64_t table = level.table_bytes();
+    std::memcpy(at + kLevelHeaderBytes, level.table_data(), table);
+    at += kLevelHeaderBytes + table;
+  }
+  put_u64(at, checksum(out, static_cast<size_t>(at - out)));
+}
+
+}  // namespace
+
+size_t CuckooFilter::serialized_size() const {
+  const size_t level_headers = core_->config().growable ? core_->level_count() * kLevelHeaderBytes : 0;
+  return kFormatOverhead + level_headers + core_->table_bytes();
+}
+
+void CuckooFilter::serialize_to(uint8_t* out) const {
+  if (core_->config().growable) return serialize_growing(growing(*core_), out);
+  const Config& c = core_->config();
+  const internal::Victim& v = core_->victim();
+  write_shape(out, kFormatVersion, c,
+              static_cast<uint8_t>((c.semi_sort ? kFlagSemiSort : 0) | (v.used ? kFlagVictim : 0)));
+  put_u32(out + 12, v.used ? v.fingerprint : 0);
   put_u64(out + 32, core_->size());
   put_u64(out + 40, v.used ? v.index : 0);
   put_u64(out + 48, core_->rng_state());
@@ -86,69 +274,29 @@ CuckooFilter CuckooFilter::deserialize(const void* data, size_t size, bool huge_
     throw FormatError("truncated input: " + std::to_string(size) + " bytes is shorter than the " +
                       std::to_string(kFormatOverhead) + "-byte header and checksum");
   if (std::memcmp(in, kFormatMagic, 4) != 0) throw FormatError("bad magic: not a cuckoo filter");
+  if (in[4] == kGrowingFormatVersion) return deserialize_growing(in, size, huge_pages);
   if (in[4] != kFormatVersion)
-    throw FormatError("unsupported format version " + std::to_string(in[4]) + " (this build reads version " +
-                      std::to_string(kFormatVersion) + ")");
+    throw FormatError("unsupported format version " + std::to_string(in[4]) + " (this build reads versions " +
+                      std::to_string(kFormatVersion) + " and " + std::to_string(kGrowingFormatVersion) + ")");
   const uint8_t flags = in[7];
   if ((flags & ~(kFlagSemiSort | kFlagVictim)) != 0)
     throw FormatError("unknown flag bits in flags byte " + std::to_string(flags));
 
-  Config c;
-  c.bucket_size = in[5];
-  c.fingerprint_bits = in[6];
-  c.semi_sort = (flags & kFlagSemiSort) != 0;
-  c.max_kicks = get_u32(in + 8);
-  c.seed = get_u64(in + 16);
-  c.bucket_count = get_u64(in + 24);
+  Config c = read_shape(in, (flags & kFlagSemiSort) != 0);
   std::string why;
   if (!is_valid_config(c, &why)) throw FormatError("invalid header: " + why);
-
   const uint64_t table = c.table_bytes();
-  const uint64_t expected = kFormatOverhead + table;
-  if (size < expected)
-    throw FormatError("truncated input: expected " + std::to_string(expected) + " bytes, got " +
-                      std::to_string(size));
-  if (size > expected)
-    throw FormatError("trailing bytes: expected " + std::to_string(expected) + " bytes, got " +
-                      std::to_string(size));
-  if (checksum(in, kHeaderBytes + table) != get_u64(in + kHeaderBytes + table))
-    throw FormatError("checksum mismatch: the bytes are corrupted");
+  check_length(size, kFormatOverhead + table);
+  check_checksum(in, kHeaderBytes + table);
 
-  internal::Victim victim;
-  victim.used = (flags & kFlagVictim) != 0;
-  victim.fingerprint = get_u32(in + 12);
-  victim.index = get_u64(in + 40);
-  if (victim.used) {
-    if (victim.fingerprint == 0 || victim.fingerprint > internal::low_mask(c.fingerprint_bits))
-      throw FormatError("invalid victim fingerprint");
-    if (victim.index >= c.bucket_count) throw FormatError("victim bucket index out of range");
-  } else if (victim.fingerprint != 0 || victim.index != 0) {
-    throw FormatError("victim fields set without the victim flag");
-  }
-  const uint64_t items = get_u64(in + 32);
-  if (items > c.slot_count() + (victim.used ? 1 : 0))
-    throw FormatError("item count " + std::to_string(items) + " exceeds the " + std::to_string(c.slot_count()) +
-                      " slots");
-
+  TableState state;
+  state.items = get_u64(in + 32);
+  state.victim.used = (flags & kFlagVictim) != 0;
+  state.victim.fingerprint = get_u32(in + 12);
+  state.victim.index = get_u64(in + 40);
+  state.rng_state = get_u64(in + 48);
   c.huge_pages = huge_pages;
-  auto core = internal::make_core(c);
-  std::memcpy(core->table_data(), in + kHeaderBytes, table);
-  if (!core->validate_table(&why)) throw FormatError("invalid table: " + why);
-  // The item count is redundant (stored entries + the victim) but every operation trusts it: a count
-  // that disagrees with the table would make size() and load_factor() lie and erase() wrap it below zero.
-  const uint64_t stored = core->count_entries() + (victim.used ? 1 : 0);
-  if (items != stored)
-    throw FormatError("item count " + std::to_string(items) + " does not match the " + std::to_string(stored) +
-                      " fingerprints stored");
-  // An insert parks a victim only when both of its buckets are full, and every later erase first tries to
-  // move it home, so a file with room in one of them did not come from a filter (a consistency check: a
-  // real filter can still be full while nearly empty, docs/format.md).
-  if (victim.used && (core->has_empty_entry(victim.index) ||
-                      core->has_empty_entry(core->hasher().alt_index(victim.index, victim.fingerprint))))
-    throw FormatError("victim parked although one of its buckets has an empty entry (a filter parks one only "
-                      "when both are full)");
-  core->restore_state(items, victim, get_u64(in + 48));
-  return CuckooFilter(std::move(core));
+  return CuckooFilter(load_table(c, c, 0, in + kHeaderBytes, state, ""));
 }
 
 }  // namespace cuckoo

@@ -19,6 +19,8 @@
 #include <stdexcept>
 
 #include "filter_core.h"
+#include "growing_core.h"
+#include "level_hasher.h"
 #include "packed_table.h"
 #include "semi_sorted_table.h"
 
@@ -77,11 +79,35 @@ std::unique_ptr<FilterCore> make_semi_sorted(const Config& config) {
   }
 }
 
+// A growing filter's levels above 0 use the run-time-width tables only: each level has its own width
+// (f0 + level_extra_bits(s)), and baking in every combination would multiply the code for a path whose
+// tables are mostly small.
+template <unsigned kBucketSize>
+std::unique_ptr<FilterCore> make_packed_level(const Config& config, const LevelHasher& hasher) {
+  if (kBucketSize * config.fingerprint_bits <= 57)
+    return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0, true>, LevelHasher>>(config, hasher);
+  return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0>, LevelHasher>>(config, hasher);
+}
+
 }  // namespace
+
+std::unique_ptr<FilterCore> make_level_core(const Config& config, const Config& base, unsigned level) {
+  if (level == 0) return make_core(config);
+  std::string why;
+  if (!is_valid_config(config, &why)) throw std::invalid_argument("cuckoo: " + why);
+  const LevelHasher hasher(base.bucket_count, base.fingerprint_bits, level);
+  if (config.semi_sort) return std::make_unique<CuckooCore<SemiSortedTable<0>, LevelHasher>>(config, hasher);
+  switch (config.bucket_size) {
+    case 2: return make_packed_level<2>(config, hasher);
+    case 4: return make_packed_level<4>(config, hasher);
+    default: return make_packed_level<8>(config, hasher);
+  }
+}
 
 std::unique_ptr<FilterCore> make_core(const Config& config) {
   std::string why;
   if (!is_valid_config(config, &why)) throw std::invalid_argument("cuckoo: " + why);
+  if (config.growable) return std::make_unique<GrowingCore>(config);
   if (config.semi_sort) return make_semi_sorted(config);
   switch (config.bucket_size) {
     case 2: return make_packed<2>(config);

@@ -10,6 +10,7 @@
 #include "bits.h"
 #include "decimal.h"
 #include "hash.h"
+#include "level_hasher.h"
 
 namespace cuckoo {
 
@@ -64,11 +65,18 @@ bool is_valid_config(const Config& c, std::string* why) {
   if (c.max_kicks > kMaxMaxKicks)
     return reject("max_kicks must be at most " + std::to_string(kMaxMaxKicks) + " (got " +
                   std::to_string(c.max_kicks) + ")");
+  if (c.growable && c.fingerprint_bits + internal::level_extra_bits(1) > kMaxFingerprintBits)
+    return reject("a growable filter's fingerprint_bits must be at most 31 (got " +
+                  std::to_string(c.fingerprint_bits) + "): its levels add bits to it");
+  if (!c.growable && c.max_memory_bytes != 0) return reject("max_memory_bytes applies to growable filters only");
   if (!internal::is_valid_bucket_count(c.bucket_count))
     return reject("bucket_count must be even and in 2..2^32 (got " + std::to_string(c.bucket_count) + ")");
   if (c.table_bytes() > std::numeric_limits<size_t>::max() - internal::kTablePadding - 4096)
     return reject("a table of " + std::to_string(c.bucket_count) + " buckets (" + std::to_string(c.table_bytes()) +
                   " bytes) exceeds " + kAddressSpace);
+  if (c.max_memory_bytes != 0 && c.table_bytes() > c.max_memory_bytes)
+    return reject("max_memory_bytes " + std::to_string(c.max_memory_bytes) + " is less than the first level's " +
+                  std::to_string(c.table_bytes()) + "-byte table");
   return true;
 }
 
@@ -111,6 +119,19 @@ unsigned fingerprint_bits_for(double fpr, unsigned bucket_size) {
   fail("fpr " + show(fpr) + " needs more than 32 fingerprint bits");
 }
 
+// The first level's fingerprint of a growable filter: the shortest whose bound over every level it can
+// grow to, kLevelBoundFactor * 2b / (2^f - 1), is within fpr.
+static unsigned growable_fingerprint_bits_for(double fpr, unsigned bucket_size) {
+  require_bucket_size(bucket_size);
+  if (!(fpr > 0.0 && fpr < 1.0)) fail("fpr must be in (0, 1) (got " + show(fpr) + ")");
+  for (unsigned f = kMinFingerprintBits; f < kMaxFingerprintBits; ++f) {
+    if (internal::kLevelBoundFactor * 2.0 * bucket_size / (std::ldexp(1.0, static_cast<int>(f)) - 1.0) <= fpr)
+      return f;
+  }
+  fail("fpr " + show(fpr) + " is too small for a growable filter (its first level would need more than 31 "
+       "fingerprint bits)");
+}
+
 Config resolve(const Options& o) {
   Config c;
   c.bucket_size = o.bucket_size;
@@ -118,6 +139,9 @@ Config resolve(const Options& o) {
   c.max_kicks = o.max_kicks;
   c.seed = o.seed;
   c.huge_pages = o.huge_pages;
+  c.growable = o.growable;
+  c.max_memory_bytes = o.max_memory_bytes;
+  if (!o.growable && o.max_memory_bytes != 0) fail("max_memory_bytes applies to growable filters only");
 
   require_bucket_size(o.bucket_size);
   if (o.fpr && o.fingerprint_bits)
@@ -129,7 +153,9 @@ Config resolve(const Options& o) {
   } else {
     // A large fpr would allow fingerprints so short that the table jams far below its target load; a
     // longer one only lowers the false-positive rate.
-    c.fingerprint_bits = std::max(fingerprint_bits_for(o.fpr.value_or(kDefaultFpr), o.bucket_size),
+    const double fpr = o.fpr.value_or(kDefaultFpr);
+    c.fingerprint_bits = std::max(o.growable ? growable_fingerprint_bits_for(fpr, o.bucket_size)
+                                             : fingerprint_bits_for(fpr, o.bucket_size),
                                   min_fingerprint_bits_for_load(o.bucket_size));
   }
 
@@ -141,7 +167,8 @@ Config resolve(const Options& o) {
     if (*o.bucket_count > kMaxBucketCount) fail("bucket_count must be at most 2^32 (got " + std::to_string(*o.bucket_count) + ")");
     c.bucket_count = *o.bucket_count + (*o.bucket_count & 1);
   } else {
-    if (o.capacity == 0) fail("capacity must be at least 1 (got 0)");
+    const uint64_t capacity = o.capacity == 0 && o.growable ? kDefaultInitialCapacity : o.capacity;
+    if (capacity == 0) fail("capacity must be at least 1 (got 0)");
     const double load = o.target_load.value_or(default_target_load(o.bucket_size, c.fingerprint_bits));
     // Name target_load when the user set it: a tiny one, not the capacity, is then what overflows.
     auto too_many = [&] {
@@ -149,12 +176,12 @@ Config resolve(const Options& o) {
       const double max_buckets = static_cast<double>(kMaxBucketCount);
       const double most = std::floor((max_buckets - 2.0 * std::sqrt(max_buckets) - 2.0) * o.bucket_size * load);
       const bool default_load = !o.target_load;
-      return "capacity " + std::to_string(o.capacity) + (default_load ? "" : " at target_load " + show(load)) +
+      return "capacity " + std::to_string(capacity) + (default_load ? "" : " at target_load " + show(load)) +
              " needs more than 2^32 buckets (with bucket_size " + std::to_string(o.bucket_size) +
              (default_load ? " and the default target_load" : " and this target_load") + ", the most is about " +
              show(most, /*approximate=*/true) + ")";
     };
-    double buckets = std::ceil(static_cast<double>(o.capacity) / (o.bucket_size * load));
+    double buckets = std::ceil(static_cast<double>(capacity) / (o.bucket_size * load));
     // The load a table fills to before the first failure varies more the smaller the table (its spread
     // shrinks like 1/sqrt(buckets)), so add 2 sqrt(buckets) of slack: tiny filters take their capacity
     // too (almost always: in a soak of 1.16 M random small filters, 7 with b = 2 and 38-129 keys got a
@@ -173,21 +200,39 @@ Config resolve(const Options& o) {
   return c;
 }
 
-double false_positive_bound(const Config& c) {
-  require_fingerprint_bits(c.fingerprint_bits);
+namespace {
+// 1 - (1 - p)^(2b): the chance that one of a key's 2b entries matches it, each with probability p.
+double match_bound(double p, unsigned bucket_size) {
   // 1 - (1 - p)^(2b) = p * (1 + x + ... + x^(2b - 1)) with x = 1 - p: only +, * and /, which IEEE
   // arithmetic rounds the same everywhere, so the native and the WASM build (JS's fprBound) give the same
   // double whatever their libm (with pow, native and JS differed in the last bit at b = 4, f = 5). It is
   // also within 4 ulp for long fingerprints, where 1 - pow(1 - p, 2b) cancels (up to 7.5e-9 relative error).
-  const double p = 1.0 / (std::ldexp(1.0, static_cast<int>(c.fingerprint_bits)) - 1.0);
   const double x = 1.0 - p;
   double sum = 0.0;
   double power = 1.0;
-  for (unsigned k = 0; k < 2 * c.bucket_size; ++k) {
+  for (unsigned k = 0; k < 2 * bucket_size; ++k) {
     sum += power;
     power *= x;
   }
   return p * sum;
+}
+}  // namespace
+
+double internal::level_false_positive_bound(const Config& growing, unsigned levels) {
+  // Level s's fingerprints take (2^f0 - 1) * 2^d_s values (fp0 >= 1, any extra bits), equally likely.
+  const double fp0_values = std::ldexp(1.0, static_cast<int>(growing.fingerprint_bits)) - 1.0;
+  double sum = 0.0;
+  for (unsigned s = 0; s < levels; ++s) {
+    const double values = std::ldexp(fp0_values, static_cast<int>(internal::level_extra_bits(s)));
+    sum += match_bound(1.0 / values, growing.bucket_size);
+  }
+  return sum;
+}
+
+double false_positive_bound(const Config& c) {
+  require_fingerprint_bits(c.fingerprint_bits);
+  if (c.growable) return internal::level_false_positive_bound(c, internal::level_limit(c));
+  return match_bound(1.0 / (std::ldexp(1.0, static_cast<int>(c.fingerprint_bits)) - 1.0), c.bucket_size);
 }
 
 }  // namespace cuckoo

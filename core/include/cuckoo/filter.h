@@ -86,10 +86,14 @@ class CUCKOO_API CuckooFilter {
   CuckooFilter& operator=(CuckooFilter&& other) noexcept;
   ~CuckooFilter();
 
-  // Adds one copy of key. Returns true if the key is now stored; false if the filter is full, in which
-  // case nothing changed. When a relocation walk runs out of kicks, the last displaced fingerprint is
-  // parked in the victim slot: the insert still succeeds and loses nothing, and the filter reports full
-  // (is_full(), further inserts return false) until an erase makes room.
+  // Adds one copy of key. Returns true if the key is now stored; false if the filter is full or the key is
+  // refused, in which case nothing changed. When a relocation walk runs out of kicks, the last displaced
+  // fingerprint is parked in the victim slot: the insert still succeeds and loses nothing, and the filter
+  // reports full (is_full(), further inserts return false) until an erase makes room. A growing filter
+  // instead adds a level at its next insert, unless max_memory_bytes or the level limit forbids it.
+  // Refused alone (false, nothing changed, later inserts of other keys unaffected): a key whose two buckets
+  // already hold 2b copies of it; in a growing filter also a key whose walk fails while the newest level is
+  // less than half full (keys crafted to collide), which would otherwise make it grow.
   bool insert(std::string_view key);
   bool insert(uint64_t key);
   bool insert(const void* data, size_t size);
@@ -149,16 +153,32 @@ class CUCKOO_API CuckooFilter {
   void contains_many(const uint64_t* keys, size_t n, uint8_t* out) const;
   void contains_many(const std::string_view* keys, size_t n, uint8_t* out) const;
 
+  // Adds every fingerprint of source (its table and its parked victim) to this filter, without the keys:
+  // afterwards this filter contains every key either filter contained. Both must have the same shape and
+  // seed (bucket count, bucket size, fingerprint bits, semi-sorting, seed); a mismatch throws
+  // std::invalid_argument naming it. Strong guarantee: if the fingerprints do not all fit (or this filter
+  // is already full), it throws std::length_error and this filter is unchanged. As with insert, the last
+  // fingerprint placed may be parked in the victim slot, after which is_full() is true. Needs memory for
+  // a copy of the table while it runs (core/src/merge.cpp). Growing filters merge level by level: an entry
+  // goes into the same level of this filter or, with fewer bits, an older one; it cannot go into a newer
+  // one, so parts that each grew past their first level merge only where the levels have room. Give growing
+  // parts the union's capacity.
+  void merge(const CuckooFilter& source);
+
   // Removes everything; keeps the configuration and the memory. Afterwards the filter is as if new
   // (the relocation walk restarts too): the same inserts give the same bytes as in a fresh filter.
   void clear();
 
   uint64_t size() const;              // items stored (including a parked victim)
-  uint64_t bucket_count() const;
+  uint64_t bucket_count() const;      // of every level
   uint64_t slot_count() const;        // bucket_count * bucket_size
-  bool is_full() const;               // the victim slot is occupied: inserts fail until an erase
+  bool is_full() const;               // inserts fail until an erase: a victim is parked (and no level can
+                                      // be added to a growing filter)
+  unsigned levels() const;            // 1 for a fixed filter; a growing filter's level count
+  double false_positive_bound() const;  // of the filter as it is: false_positive_bound(config()) for a
+                                        // fixed filter, the sum over its levels for a growing one
   double load_factor() const;         // size / slot_count (just above 1 if every slot and the victim are used)
-  double bits_per_item() const;       // table bits / size (infinity when empty)
+  double bits_per_item() const;       // table bits (all levels) / size (infinity when empty)
   size_t memory_bytes() const;        // bytes this filter allocated (table + fixed overhead)
   const Config& config() const;
 

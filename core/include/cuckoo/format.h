@@ -1,7 +1,8 @@
 // cuckoo/format.h: the portable binary format (spec: docs/format.md).
 //
 // CuckooFilter::serialize() writes, and CuckooFilter::deserialize() reads:
-//   56-byte header | packed table (Config::table_bytes()) | 8-byte XXH3-64 checksum of everything before it
+//   fixed filter (version 1):   56-byte header | packed table | 8-byte XXH3-64 checksum of everything before it
+//   growing filter (version 2): 56-byte header | per level: 32-byte level header, packed table | checksum
 // All integers little-endian. The same filter gives the same bytes natively and in WASM.
 #pragma once
 
@@ -15,9 +16,12 @@
 namespace cuckoo {
 
 inline constexpr uint8_t kFormatMagic[4] = {'C', 'K', 'O', 'O'};
-// Bump whenever the header, the table layout or the hashing spec changes: golden tests pin version 1.
+// Fixed filters are version 1, growing filters version 2 (the header is followed by one section per
+// level). Bump whenever a header, the table layout or the hashing spec changes: golden tests pin both.
 inline constexpr uint8_t kFormatVersion = 1;
+inline constexpr uint8_t kGrowingFormatVersion = 2;
 inline constexpr size_t kHeaderBytes = 56;
+inline constexpr size_t kLevelHeaderBytes = 32;
 inline constexpr size_t kChecksumBytes = 8;
 inline constexpr size_t kFormatOverhead = kHeaderBytes + kChecksumBytes;
 

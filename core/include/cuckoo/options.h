@@ -20,6 +20,8 @@ inline constexpr unsigned kMaxFingerprintBits = 32;
 inline constexpr uint64_t kMaxBucketCount = uint64_t{1} << 32;
 inline constexpr unsigned kDefaultMaxKicks = 500;
 inline constexpr double kDefaultFpr = 0.01;
+// A growing filter's first level holds this many items unless Options::capacity says otherwise.
+inline constexpr uint64_t kDefaultInitialCapacity = 1024;
 
 // The optional fields are unset by default, which picks the documented default; any value that is set is
 // checked, so fpr = 0 or fingerprint_bits = 0 is an error, not a quiet "use the default" (before 0.2, 0
@@ -27,11 +29,13 @@ inline constexpr double kDefaultFpr = 0.01;
 // who use designated initialisers. One thing std::optional gives up: a brace initialiser no longer
 // rejects narrowing, so .fingerprint_bits = 12.7 compiles (as 12), as an assignment always did.
 struct Options {
-  // Number of items the filter must accept, at least 1. Required unless bucket_count is set.
+  // Number of items the filter must accept, at least 1. Required unless bucket_count is set or the filter
+  // is growable; for a growable filter, the size of its first level (default kDefaultInitialCapacity).
   uint64_t capacity = 0;
   // Target false-positive rate in (0, 1). Set either fpr or fingerprint_bits; with neither, fpr = 0.01.
   // The fingerprint is the shortest meeting the paper's bound 2b / (2^f - 1) <= fpr, but never shorter
-  // than min_fingerprint_bits_for_load(bucket_size).
+  // than min_fingerprint_bits_for_load(bucket_size). A growable filter keeps the rate at every size: its
+  // first level's fingerprint is the shortest with 3.5 * 2b / (2^f - 1) <= fpr (docs/growth.md).
   std::optional<double> fpr = std::nullopt;
   // Fingerprint length in bits, 4..32. With semi_sort, each entry stores fingerprint_bits - 1 bits.
   std::optional<unsigned> fingerprint_bits = std::nullopt;
@@ -51,6 +55,13 @@ struct Options {
   std::optional<uint64_t> bucket_count = std::nullopt;
   // Ask the kernel to back large tables with transparent huge pages (native Linux only; a hint).
   bool huge_pages = true;
+  // A filter that grows instead of filling up (docs/growth.md): when its newest level is full, an insert
+  // adds a level twice as large, with a few more fingerprint bits so that the false-positive rate stays
+  // within fpr. Lookups and erases visit every level (newest first).
+  bool growable = false;
+  // Growable filters only: the most bytes their tables may take together; 0 = no limit. A growth past it
+  // is refused, and inserts into the full filter return false.
+  uint64_t max_memory_bytes = 0;
 };
 
 // The exact shape of a filter. Two filters with equal Configs hash and place keys identically.
@@ -62,6 +73,9 @@ struct Config {
   uint64_t seed = 0;
   uint64_t bucket_count = 2;
   bool huge_pages = true;
+  // A growing filter: bucket_size, fingerprint_bits and bucket_count describe its level 0.
+  bool growable = false;
+  uint64_t max_memory_bytes = 0;
 
   uint64_t slot_count() const { return bucket_count * bucket_size; }
   // Bits stored per entry: fingerprint_bits, or one less when semi-sorted.
@@ -101,8 +115,10 @@ CUCKOO_API unsigned fingerprint_bits_for(double fpr, unsigned bucket_size);
 // sizes that overflow, ...).
 CUCKOO_API Config resolve(const Options& options);
 
-// Upper bound of the false-positive rate of a full filter with this Config: 1 - (1 - 1/(2^f-1))^(2b).
-// Throws std::invalid_argument if fingerprint_bits is outside 4..32.
+// Upper bound of the false-positive rate of a full filter with this Config: 1 - (1 - 1/(2^f-1))^(2b). For a
+// growable Config, the sum of that bound over every level it can grow to (CuckooFilter's member
+// false_positive_bound() gives the bound for the levels it has). Throws std::invalid_argument if
+// fingerprint_bits is outside 4..32.
 CUCKOO_API double false_positive_bound(const Config& config);
 
 }  // namespace cuckoo

@@ -1,0 +1,101 @@
+// core/src/growing_core.h: a filter that grows (Options::growable; docs/growth.md): a stack of levels.
+//
+// Level s is a CuckooCore of n0 * 2^s buckets with f0 + level_extra_bits(s)-bit fingerprints, hashed by
+// LevelHasher so that each older level's view of a key (bucket pair, fingerprint) is a function of its
+// view in any newer level. Level 0 is hashed exactly like a fixed filter of the same shape.
+//
+//   insert:   into the newest level. When that level is full (its walk parked a victim), the next insert
+//             first appends an empty level twice as large. Growth allocates and never rehashes or moves an
+//             entry, so inserts stay amortized O(1).
+//   contains: every level, newest first (the newest levels hold most of the items).
+//   count:    the sum over the levels.
+//   erase:    the first match, newest level first. With the coarsening above this never removes the last
+//             entry of another live key (the proof is in docs/growth.md); oldest first would.
+//
+// Every level refuses a walk that fails below half load (FilterCore::refuse_jams_below): at that load a
+// failure means keys that collide (crafted, or one key repeated), and growing for them would let a few keys
+// double the memory again and again. Such an insert returns false and changes nothing.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "filter_core.h"
+
+namespace cuckoo::internal {
+
+class GrowingCore final : public FilterCore {
+ public:
+  // A new filter: level 0 only, empty. config.growable is set; its shape fields describe level 0.
+  explicit GrowingCore(const Config& config);
+  // A deserialized filter: `levels` hold level_config(config, 0), (config, 1), ... with their items.
+  GrowingCore(const Config& config, std::vector<std::unique_ptr<FilterCore>> levels);
+
+  std::unique_ptr<FilterCore> clone() const override;
+
+  bool insert_u64_key(uint64_t key) override { return insert_hashed(hash_u64_(key)); }
+  bool insert_bytes_key(const void* data, size_t size) override {
+    return insert_hashed(hash_bytes(data, size, config_.seed));
+  }
+  bool contains_u64_key(uint64_t key) const override { return contains_hashed(hash_u64_(key)); }
+  bool contains_bytes_key(const void* data, size_t size) const override {
+    return contains_hashed(hash_bytes(data, size, config_.seed));
+  }
+  bool erase(uint64_t hash) override;
+  size_t count(uint64_t hash) const override;
+  size_t insert_many(const uint64_t* keys, size_t n) override;
+  size_t insert_many(const std::string_view* keys, size_t n) override;
+  void contains_many(const uint64_t* keys, size_t n, uint8_t* out) const override;
+  void contains_many(const std::string_view* keys, size_t n, uint8_t* out) const override;
+  // Back to a new filter: level 0 only, empty.
+  void clear() override;
+
+  bool insert_hashed(uint64_t hash) override;
+  bool contains_hashed(uint64_t hash) const override;
+  size_t insert_many_hashed(const uint64_t* hashes, size_t n) override;
+  void contains_many_hashed(const uint64_t* hashes, size_t n, uint8_t* out) const override;
+
+  // Full: the newest level is full and no level may be added (level_limit(), max_memory_bytes).
+  bool is_full() const override;
+  uint64_t bucket_count() const override;
+  uint64_t slot_count() const override;
+  uint64_t table_bytes() const override;
+  unsigned level_count() const override { return static_cast<unsigned>(levels_.size()); }
+  // The bound for the levels the filter has now: the sum of each full level's.
+  double false_positive_bound() const override;
+
+  // Level 0's, for the FilterCore interface; the format and the tests use level().
+  uint64_t alt_index(uint64_t bucket, uint32_t fingerprint) const override;
+  const uint8_t* table_data() const override { return levels_.front()->table_data(); }
+  uint8_t* table_data() override { return levels_.front()->table_data(); }
+  bool has_empty_entry(uint64_t bucket) const override { return levels_.front()->has_empty_entry(bucket); }
+
+  size_t allocated_bytes() const override;
+  uint64_t count_entries() const override;
+  bool validate_table(std::string* why) const override;
+
+  const FilterCore& level(unsigned s) const { return *levels_[s]; }
+  FilterCore& level(unsigned s) { return *levels_[s]; }
+  // Appends an empty level; false if the limits do not allow one.
+  bool grow();
+  // Adds `items` stored into a level directly (merge), to the filter's item count.
+  void count_stored(uint64_t items) { size_ += items; }
+
+ private:
+  // Whether the limits allow another level, and its shape if so.
+  bool may_grow(Config* next) const;
+  void adopt(std::unique_ptr<FilterCore> level);
+
+  template <typename HashOf>
+  size_t insert_keys(size_t n, HashOf hash_of);
+  template <typename HashOf>
+  void contains_keys(size_t n, uint8_t* out, HashOf hash_of) const;
+
+  std::vector<std::unique_ptr<FilterCore>> levels_;  // levels_[s] is level s; the newest is last
+};
+
+}  // namespace cuckoo::internal

@@ -1,0 +1,110 @@
+// core/src/level_hasher.h: THE key -> (bucket, fingerprint) spec of a growing filter's levels. Frozen like
+// hash.h, which it extends; docs/growth.md states it with the proof of why erase stays safe.
+//
+// A growing filter is a stack of levels. Level 0 is an ordinary filter of n0 buckets and f0-bit
+// fingerprints, hashed exactly as hash.h says. Level s has n_s = n0 * 2^s buckets and f_s = f0 + d_s bit
+// fingerprints, both derived from the same 64-bit key hash h:
+//
+//   index_s      = (uint64(h mod 2^32) * n_s) >> 32                     (so index_s >> s == index_0)
+//   P            = (h >> 32) * (2^f0 - 1)                                (64-bit product)
+//   fp0          = 1 + (P >> 32)                                         (level 0's fingerprint)
+//   fp_s         = (fp0 << d_s) | ((P mod 2^32) >> (32 - d_s))           (so fp_s >> d_s == fp0)
+//   alt_s(i, fp) = (alt_0(i >> s, fp0) << s) | ((i mod 2^s) XOR (C(fp0) >> (32 - s))),
+//                  C(fp0) = (fp0 * 0xC2B2AE3D27D4EB4F) >> 32, alt_0 as in hash.h with n0 buckets
+//
+// Why this shape: every level's view of a key (its bucket pair and fingerprint) is a function of its view
+// in any newer level. Index: fastrange(x, n0 * 2^s) >> 1 == fastrange(x, n0 * 2^(s-1)). Fingerprint: the
+// extra bits are the next bits of the fast-range product whose top bits are fp0, and the schedule d_s is
+// non-decreasing. Alternate bucket: alt_s(i, fp_s) >> 1 == alt_{s-1}(i >> 1, fp_{s-1}), because its high
+// part is level 0's alternate and its low bits flip by a prefix of one fixed word. alt_s is an involution
+// with no fixed point (its high part is alt_0, which has none). Erase walks the levels newest first; with
+// the coarsening above, an erase never takes the last entry of another live key (docs/growth.md).
+//
+// The fingerprint schedule d_s = ceil(log2(s + 1)) (0, 1, 2, 2, 3, 3, 3, 3, 4, ...) spends few bits per
+// level; a filter has at most 32 levels (n_s <= 2^32), over which sum 2^-d_s = 3.5 exactly, so a full
+// level s adds at most 2b / ((2^f0 - 1) 2^d_s) to the false-positive rate, and all levels together at
+// most 3.5 * 2b / (2^f0 - 1): resolve() picks f0 so that this is within the requested rate.
+#pragma once
+
+#include <cstdint>
+
+#include "cuckoo/options.h"
+#include "hash.h"
+
+namespace cuckoo::internal {
+
+// Levels a growing filter can ever have: n0 * 2^s must stay within the 32-bit index reduction.
+inline constexpr unsigned kMaxLevels = 32;
+
+// Fingerprint bits level s adds to f0: ceil(log2(s + 1)).
+constexpr unsigned level_extra_bits(unsigned level) {
+  unsigned bits = 0;
+  while ((uint64_t{1} << bits) < uint64_t{level} + 1) ++bits;
+  return bits;
+}
+
+// sum over s < kMaxLevels of 2^-level_extra_bits(s): the factor by which a growing filter's false-positive
+// bound exceeds one full level 0's.
+inline constexpr double kLevelBoundFactor = 3.5;
+
+// Level `level`'s own table shape, from the growing filter's Config (which describes level 0).
+inline Config level_config(const Config& growing, unsigned level) {
+  Config c = growing;
+  c.growable = false;
+  c.max_memory_bytes = 0;
+  c.bucket_count = growing.bucket_count << level;
+  c.fingerprint_bits = growing.fingerprint_bits + level_extra_bits(level);
+  return c;
+}
+
+// How many levels a growing filter with this Config can have: n0 * 2^s buckets and f0 + d_s bits must stay
+// within the limits of options.h.
+inline unsigned level_limit(const Config& growing) {
+  unsigned levels = 1;
+  while (levels < kMaxLevels && (growing.bucket_count << levels) <= kMaxBucketCount &&
+         growing.fingerprint_bits + level_extra_bits(levels) <= kMaxFingerprintBits)
+    ++levels;
+  return levels;
+}
+
+// The false-positive bound of a growing filter's levels 0..levels-1 when all are full (options.cpp).
+double level_false_positive_bound(const Config& growing, unsigned levels);
+
+class LevelHasher {
+ public:
+  LevelHasher() = default;
+  LevelHasher(uint64_t base_bucket_count, unsigned base_fingerprint_bits, unsigned level)
+      : base_(base_bucket_count, base_fingerprint_bits),
+        bucket_count_(base_bucket_count << level),
+        fp0_range_((uint64_t{1} << base_fingerprint_bits) - 1),
+        level_(level),
+        extra_bits_(level_extra_bits(level)) {}
+
+  uint64_t index(uint64_t h) const { return ((h & 0xFFFFFFFFu) * bucket_count_) >> 32; }
+
+  uint32_t fingerprint(uint64_t h) const {
+    const uint64_t product = (h >> 32) * fp0_range_;
+    const uint64_t fp0 = 1 + (product >> 32);
+    const uint64_t extra = (product & 0xFFFFFFFFu) >> (32 - extra_bits_);  // a shift by 32 of a uint64_t: 0
+    return static_cast<uint32_t>((fp0 << extra_bits_) | extra);
+  }
+
+  uint64_t alt_index(uint64_t index, uint32_t fp) const {
+    const uint32_t fp0 = fp >> extra_bits_;
+    const uint64_t high = base_.alt_index(index >> level_, fp0);
+    const uint64_t flip = ((uint64_t{fp0} * 0xC2B2AE3D27D4EB4Full) >> 32) >> (32 - level_);
+    const uint64_t low = index & ((uint64_t{1} << level_) - 1);
+    return (high << level_) | (low ^ flip);
+  }
+
+  uint64_t bucket_count() const { return bucket_count_; }
+
+ private:
+  BucketHasher base_;
+  uint64_t bucket_count_ = 2;
+  uint64_t fp0_range_ = 15;
+  unsigned level_ = 0;
+  unsigned extra_bits_ = 0;
+};
+
+}  // namespace cuckoo::internal

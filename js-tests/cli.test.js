@@ -1,0 +1,146 @@
+// js-tests/cli.test.js: the package's CLI (js/cli/main.js, `npx cuckoo-wasm`) end to end: the same filter
+// bytes as the native tool for the same input and options (CRLF, empty lines, non-ASCII bytes, several
+// files, standard input), exit statuses, atomic add/delete, errors that leave no output.
+// The native comparison needs the native build's tool: $CUCKOO_CLI, or build/tools/cli/cuckoo (what
+// scripts/test.sh builds); without one those tests are skipped.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const main = path.join(root, 'js', 'cli', 'main.js');
+const nativeCli = path.resolve(process.env.CUCKOO_CLI ?? path.join(root, 'build', 'tools', 'cli', 'cuckoo'));
+const haveNative = existsSync(nativeCli);
+const work = mkdtempSync(path.join(tmpdir(), 'cuckoo-cli-'));
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+
+const at = (name) => path.join(work, name);
+
+function run(command, args, input) {
+  const r = spawnSync(command, args, { cwd: work, input, encoding: 'buffer' });
+  if (r.error) throw r.error;
+  return { status: r.status, stdout: r.stdout.toString('latin1'), stderr: r.stderr.toString() };
+}
+const js = (args, input) => run(process.execPath, [main, ...args], input);
+const native = (args, input) => run(nativeCli, args, input);
+
+// Inputs that exercise the line rules: CRLF, empty lines, a lone '\r', no final newline, bytes that are
+// not UTF-8 (hashed as they are, never decoded), a '\r' inside a key.
+const inputs = {
+  'lf.txt': Buffer.from('alpha\nbeta\n\ngamma\n'),
+  'crlf.txt': Buffer.from('alpha\r\nbeta\r\n\r\n\r\ngamma'),
+  'edge.txt': Buffer.from('a\r\n\r\n\r\rb\r\nc\rd\n\r'),
+  'bytes.txt': Buffer.from([0xc3, 0xa9, 0x74, 0xe9, 0x0a, 0xff, 0xfe, 0x0d, 0x0a, 0x41, 0x0a]),
+};
+for (const [name, bytes] of Object.entries(inputs)) writeFileSync(at(name), bytes);
+writeFileSync(at('many.txt'), Array.from({ length: 20000 }, (_, i) => `key-${i}${i % 3 ? '' : '\r'}`).join('\n'));
+
+test('cli: CRLF and LF inputs, files and standard input give the same filter', () => {
+  assert.equal(js(['build', '-o', 'lf.cf', '--capacity', '100', '--seed', '7', 'lf.txt']).status, 0);
+  assert.equal(js(['build', '-o', 'crlf.cf', '--capacity', '100', '--seed', '7', 'crlf.txt']).status, 0);
+  assert.equal(js(['build', '-o', 'stdin.cf', '--capacity', '100', '--seed', '7'], inputs['crlf.txt']).status, 0);
+  assert.deepEqual(readFileSync(at('crlf.cf')), readFileSync(at('lf.cf')));
+  assert.deepEqual(readFileSync(at('stdin.cf')), readFileSync(at('lf.cf')));
+  assert.equal(js(['build', '-o', 'sized.cf', 'edge.txt']).status, 0);
+  assert.match(js(['info', 'sized.cf']).stdout, /^items: 3$/m);
+});
+
+test('cli: native and npx write identical bytes for the same input and options', { skip: !haveNative && `no native tool at ${nativeCli}` }, () => {
+  const cases = [
+    ['edge.txt'],
+    ['bytes.txt', '--seed', '0xdeadbeef'],
+    ['many.txt', '--fpr', '0.001'],
+    ['many.txt', '--capacity', '30000', '--bucket-size', '8', '--seed', '18446744073709551615'],
+    ['many.txt', '--fpr', '0.0001', '--semi-sort', '--capacity', '25000'],
+    ['lf.txt', 'bytes.txt', 'crlf.txt'],
+  ];
+  for (const args of cases) {
+    const n = native(['build', '-o', 'n.cf', ...args]);
+    const j = js(['build', '-o', 'j.cf', ...args]);
+    assert.equal(n.status, 0, n.stderr);
+    assert.equal(j.status, 0, j.stderr);
+    assert.deepEqual(readFileSync(at('j.cf')), readFileSync(at('n.cf')), args.join(' '));
+  }
+  // Each reads the other's file, and merge gives the same bytes.
+  native(['build', '-o', 'p1.cf', '--capacity', '30000', 'lf.txt']);
+  js(['build', '-o', 'p2.cf', '--capacity', '30000', 'many.txt']);
+  assert.equal(native(['merge', '-o', 'mn.cf', 'p1.cf', 'p2.cf']).status, 0);
+  assert.equal(js(['merge', '-o', 'mj.cf', 'p1.cf', 'p2.cf']).status, 0);
+  assert.deepEqual(readFileSync(at('mj.cf')), readFileSync(at('mn.cf')));
+  assert.equal(js(['info', 'mn.cf']).stdout.replace('mn.cf', ''), native(['info', 'mn.cf']).stdout.replace('mn.cf', ''));
+});
+
+test('cli: query answers, passes lines through, and exits 0 / 1 / 2', () => {
+  js(['build', '-o', 'q.cf', '--capacity', '100', 'lf.txt']);
+  let r = js(['query', 'q.cf', 'alpha', 'nothing-like-this']);
+  assert.equal(r.status, 0);
+  assert.match(r.stdout, /^maybe\talpha$/m);
+  assert.equal(js(['query', 'q.cf', 'absent-1', 'absent-2']).status, 1);
+  assert.equal(js(['query', '--all', 'q.cf', 'alpha', 'absent-1']).status, 1);
+  assert.equal(js(['query', '--all', 'q.cf', 'alpha', 'beta', 'gamma']).status, 0);
+  r = js(['query', '-p', 'q.cf'], Buffer.from('alpha\r\nzzz\n\ngamma\n'));
+  assert.equal(r.stdout, 'alpha\ngamma\n');
+  assert.equal(js(['query', 'q.cf', '']).status, 2);
+  assert.equal(js(['query', 'missing.cf', 'a']).status, 2);
+});
+
+test('cli: add and delete are atomic: a full filter or an absent key leaves the file as it was', () => {
+  assert.equal(js(['build', '-o', 'small.cf', '--capacity', '10', '--seed', '3', 'lf.txt']).status, 0);
+  chmodSync(at('small.cf'), 0o640);
+  const before = readFileSync(at('small.cf'));
+  let r = js(['add', 'small.cf', ...Array.from({ length: 1000 }, (_, i) => `x${i}`)]);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /^cuckoo: add: the filter is full after \d+ keys .*small\.cf is unchanged/);
+  assert.deepEqual(readFileSync(at('small.cf')), before);
+  r = js(['delete', 'small.cf', 'alpha', 'not-there']);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /key 'not-there' is not in the filter; small\.cf is unchanged/);
+  assert.deepEqual(readFileSync(at('small.cf')), before);
+  assert.deepEqual(readdirSync(work).filter((f) => f.includes('.tmp-')), [], 'temporary files left behind');
+  assert.equal(js(['add', 'small.cf', 'delta']).status, 0);
+  assert.equal(js(['delete', 'small.cf'], Buffer.from('delta\r\nalpha\n')).status, 0);
+  assert.equal(js(['query', 'small.cf', 'delta', 'alpha']).status, 1);
+  assert.equal(js(['query', '--all', 'small.cf', 'beta', 'gamma']).status, 0);
+  assert.equal(statSync(at('small.cf')).mode & 0o777, 0o640, 'permissions kept');
+});
+
+test('cli: errors are clear, exit 2 and leave no output', () => {
+  const cases = [
+    [['build', '-o', 'bad.cf', '--fpr', '2', 'lf.txt'], /cuckoo: build: options\.fpr must be/],
+    [['build', '-o', 'bad.cf', '--seed', '-1', 'lf.txt'], /--seed must be an integer/],
+    [['build', '-o', 'bad.cf', '--capacity', '10', 'no-such.txt'], /no-such\.txt: cannot open/],
+    [['build', '-o', 'bad.cf', '--frobnicate', 'lf.txt'], /unknown option --frobnicate/],
+    [['build', 'lf.txt'], /build needs -o FILE/],
+    [['build', '-o', 'bad.cf', '--capacity', '10', 'many.txt'], /the filter is full after \d+ keys/],
+    [['frobnicate'], /unknown command 'frobnicate'/],
+  ];
+  for (const [args, message] of cases) {
+    const r = js(args);
+    assert.equal(r.status, 2, args.join(' '));
+    assert.match(r.stderr, message);
+  }
+  assert.ok(!existsSync(at('bad.cf')), 'a failed build left its output');
+  // A corrupt filter file: the core's FormatError message.
+  js(['build', '-o', 'ok.cf', '--capacity', '100', 'lf.txt']);
+  const bytes = readFileSync(at('ok.cf'));
+  writeFileSync(at('short.cf'), bytes.subarray(0, 70));
+  let r = js(['info', 'short.cf']);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /short\.cf: not a valid filter file: truncated input/);
+  bytes[60] ^= 0xff;
+  writeFileSync(at('flipped.cf'), bytes);
+  r = js(['query', 'flipped.cf', 'alpha']);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /checksum mismatch/);
+  // A merge of different shapes names the field and writes nothing.
+  js(['build', '-o', 's1.cf', '--capacity', '100', '--seed', '1', 'lf.txt']);
+  js(['build', '-o', 's2.cf', '--capacity', '100', '--seed', '2', 'lf.txt']);
+  r = js(['merge', '-o', 'm.cf', 's1.cf', 's2.cf']);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /s2\.cf: merge needs filters of the same shape and seed: seeds differ/);
+  assert.ok(!existsSync(at('m.cf')));
+});

@@ -1,0 +1,69 @@
+// js/cli/args.js: command-line parsing, the same grammar as the native tool's (tools/cli/args.cpp).
+//
+// Options: --name value, --name=value, -x value; flags: --name, -x. "--" ends the options; "-" alone is a
+// positional argument (standard input). Unknown options and missing or malformed values are UsageErrors.
+
+export class UsageError extends Error {}
+
+// spec: [{ name, short, value }]; returns { positional, values: Map, flags: Set }.
+export function parseArgs(argv, spec) {
+  const args = { positional: [], values: new Map(), flags: new Set() };
+  let optionsDone = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (optionsDone || a.length < 2 || a[0] !== '-') {
+      args.positional.push(a);
+      continue;
+    }
+    if (a === '--') {
+      optionsDone = true;
+      continue;
+    }
+    let option;
+    let inline;
+    let shown = a;
+    if (a[1] === '-') {
+      const eq = a.indexOf('=');
+      const name = a.slice(2, eq < 0 ? undefined : eq);
+      if (eq >= 0) inline = a.slice(eq + 1);
+      option = spec.find((o) => o.name === name);
+      shown = `--${name}`;
+    } else if (a.length === 2) {
+      option = spec.find((o) => o.short === a[1]);
+    }
+    if (option === undefined) throw new UsageError(`unknown option ${shown}`);
+    if (!option.value) {
+      if (inline !== undefined) throw new UsageError(`--${option.name} takes no value`);
+      args.flags.add(option.name);
+      continue;
+    }
+    if (inline === undefined) {
+      if (i + 1 >= argv.length) throw new UsageError(`--${option.name} needs a value`);
+      inline = argv[++i];
+    }
+    args.values.set(option.name, inline);
+  }
+  return args;
+}
+
+const kMaxU64 = (1n << 64n) - 1n;
+
+// An integer in 0..2^64-1, decimal or 0x hex, as a bigint; undefined if the option was not given.
+export function u64(args, name) {
+  const s = args.values.get(name);
+  if (s === undefined) return undefined;
+  if (/^(0[xX][0-9a-fA-F]+|[0-9]+)$/.test(s)) {
+    const v = BigInt(s);
+    if (v <= kMaxU64) return v;
+  }
+  throw new UsageError(`--${name} must be an integer in 0..2^64-1, decimal or 0x hex (got '${s}')`);
+}
+
+// A decimal number; undefined if the option was not given.
+export function number(args, name) {
+  const s = args.values.get(name);
+  if (s === undefined) return undefined;
+  const v = /^[0-9.eE+-]+$/.test(s) ? Number(s) : NaN;
+  if (!Number.isFinite(v)) throw new UsageError(`--${name} must be a number (got '${s}')`);
+  return v;
+}

@@ -1,0 +1,285 @@
+// js/cli/commands.js: build, query, info, add, delete, merge, on the package's public API. The same
+// commands, options, output and exit statuses as the native tool (tools/cli/commands.cpp), and the same
+// filter bytes for the same input and options (js-tests/cli.test.js checks it).
+import { isatty } from 'node:tty';
+import { CuckooFilter } from 'cuckoo-wasm';
+import { UsageError, number, u64 } from './args.js';
+import { readWhole, writeAll, writeAtomically } from './files.js';
+import { countKeys, readKeys, splitLines, totalBytes } from './lines.js';
+import { Progress } from './progress.js';
+
+const kFormatVersion = 1; // docs/format.md, the version this package writes
+
+// The library's messages start with "cuckoo: " (the core) or "cuckoo-wasm: " (the JS layer).
+export function coreMessage(error) {
+  return String(error?.message ?? error).replace(/^cuckoo(-wasm)?: /, '');
+}
+
+async function loadFilter(file) {
+  const bytes = readWhole(file);
+  try {
+    return await CuckooFilter.deserialize(bytes);
+  } catch (error) {
+    throw new Error(`${file}: not a valid filter file: ${coreMessage(error)}`);
+  }
+}
+
+function saveFilter(filter, file) {
+  const bytes = filter.serialize();
+  if (file === '-') {
+    if (isatty(1)) throw new UsageError('refusing to write a binary filter to a terminal');
+    writeAll(1, bytes);
+  } else {
+    writeAtomically(file, bytes);
+  }
+}
+
+// Keys from the arguments (each verbatim, as UTF-8; an empty one is an error) or, if there are none,
+// from the lines of standard input (lines.js), handed to onBatch in order.
+function forEachKeyBatch(argKeys, onBatch) {
+  if (argKeys.length === 0) {
+    readKeys(['-'], onBatch);
+    return;
+  }
+  if (argKeys.some((k) => k.length === 0)) throw new UsageError('an empty key: keys must have at least one byte');
+  onBatch(argKeys, 0);
+}
+
+function quoted(key) {
+  const text = typeof key === 'string' ? key : Buffer.from(key).toString('latin1');
+  return `'${text.slice(0, 200)}${text.length > 200 ? '...' : ''}'`;
+}
+
+// The filter options: --capacity, --fpr, --fingerprint-bits, --bucket-size, --seed, --semi-sort. The
+// package checks them (a RangeError naming the option).
+function filterOptions(args, capacity) {
+  const options = { capacity };
+  const fpr = number(args, 'fpr');
+  if (fpr !== undefined) options.fpr = fpr;
+  const bits = u64(args, 'fingerprint-bits');
+  if (bits !== undefined) options.fingerprintBits = Number(bits > 1000n ? 1000n : bits);
+  const b = u64(args, 'bucket-size');
+  if (b !== undefined) options.bucketSize = Number(b > 1000n ? 1000n : b);
+  const seed = u64(args, 'seed');
+  if (seed !== undefined) options.seed = seed;
+  if (args.flags.has('semi-sort')) options.semiSort = true;
+  // --growable: a growing filter (`growable: true`) is being added to the package; its flag goes here.
+  return options;
+}
+
+function filterFull(inserted, filter, what) {
+  return new Error(
+    `the filter is full after ${inserted} keys (${filter.capacity} slots)${what}. A key repeated more than ` +
+      `${2 * filter.bucketSize} times (2 x bucket size) fills any filter: remove duplicates first (sort -u)`,
+  );
+}
+
+// In-memory input split into batches of whole lines of ~4 MiB (lines.js rules).
+function forEachBatchIn(data, fn) {
+  const kWindow = 4 << 20;
+  let pos = 0;
+  while (pos < data.length) {
+    let window = Math.min(kWindow, data.length - pos);
+    for (;;) {
+      const atEnd = pos + window === data.length;
+      const { keys, used } = splitLines(data.subarray(pos, pos + window), atEnd);
+      if (used > 0) {
+        fn(keys, pos + used);
+        pos += used;
+        break;
+      }
+      window = Math.min(window * 2, data.length - pos);
+    }
+  }
+}
+
+async function runBuild(args) {
+  const output = args.values.get('output');
+  if (output === undefined) throw new UsageError('build needs -o FILE (or -o - for standard output)');
+  const inputs = args.positional.length === 0 ? ['-'] : args.positional;
+  const capacity = u64(args, 'capacity');
+  const quiet = args.flags.has('quiet');
+
+  if (capacity !== undefined) {
+    // Streams the input: the filter exists before the first key is read.
+    const filter = await CuckooFilter.create(filterOptions(args, capacity));
+    const progress = new Progress(!quiet, totalBytes(inputs));
+    let keys = 0;
+    readKeys(inputs, (batch, bytes) => {
+      const inserted = filter.addAll(batch);
+      keys += inserted;
+      if (inserted < batch.length) throw filterFull(keys, filter, ` for --capacity ${capacity}`);
+      progress.update(keys, bytes);
+    });
+    progress.finish();
+    saveFilter(filter, output);
+    return 0;
+  }
+
+  // No --capacity: the filter is sized for the number of keys, so the input is read whole first.
+  const parts = [];
+  for (const input of inputs) {
+    const bytes = readWhole(input);
+    if (bytes.length !== 0) parts.push(bytes);
+    if (bytes.length !== 0 && bytes[bytes.length - 1] !== 10) parts.push(Buffer.from('\n'));
+  }
+  const data = Buffer.concat(parts);
+  const count = countKeys(data);
+  if (count === 0) throw new UsageError('the input has no keys; give --capacity to build an empty filter');
+  const filter = await CuckooFilter.create(filterOptions(args, count));
+  const progress = new Progress(!quiet, data.length);
+  let keys = 0;
+  forEachBatchIn(data, (batch, done) => {
+    const inserted = filter.addAll(batch);
+    keys += inserted;
+    if (inserted < batch.length) throw filterFull(keys, filter, ` for ${count} keys`);
+    progress.update(keys, done);
+  });
+  progress.finish();
+  saveFilter(filter, output);
+  return 0;
+}
+
+async function runQuery(args) {
+  if (args.positional.length === 0) throw new UsageError('query needs a filter file');
+  const filter = await loadFilter(args.positional[0]);
+  const argKeys = args.positional.slice(1);
+  const presentOnly = args.flags.has('present');
+  const absentOnly = args.flags.has('absent');
+  if (presentOnly && absentOnly) throw new UsageError('--present and --absent exclude each other');
+  // Output is built as a latin1 string, one char per byte, so that keys go out as the bytes they were.
+  const toLatin1 = (k) => (typeof k !== 'string' ? Buffer.from(k).toString('latin1') : argKeys.length ? Buffer.from(k).toString('latin1') : k);
+  let seen = 0;
+  let hits = 0;
+  let out = '';
+  forEachKeyBatch(argKeys, (keys) => {
+    const answers = filter.hasMany(keys);
+    for (let i = 0; i < keys.length; i++) {
+      const hit = answers[i] !== 0;
+      if (hit) hits++;
+      if (presentOnly || absentOnly) {
+        if (hit !== presentOnly) continue;
+      } else {
+        out += hit ? 'maybe\t' : 'no\t';
+      }
+      out += toLatin1(keys[i]) + '\n';
+    }
+    seen += keys.length;
+    if (out.length >= 1 << 20) {
+      writeAll(1, Buffer.from(out, 'latin1'));
+      out = '';
+    }
+  });
+  writeAll(1, Buffer.from(out, 'latin1'));
+  if (args.flags.has('all')) return seen > 0 && hits === seen ? 0 : 1;
+  return hits > 0 ? 0 : 1;
+}
+
+async function runInfo(args) {
+  if (args.positional.length !== 1) throw new UsageError('info needs exactly one filter file');
+  const file = args.positional[0];
+  const f = await loadFilter(file); // verifies the checksum and every field (docs/format.md)
+  const bound = f.fprBound;
+  const rows = [
+    ['file', file],
+    ['bytes', f.byteLength],
+    ['format version', kFormatVersion],
+    ['bucket size', f.bucketSize],
+    ['fingerprint bits', f.fingerprintBits],
+    ['semi-sorted', f.semiSort ? 'yes' : 'no'],
+    ['buckets', f.bucketCount],
+    ['slots', f.capacity],
+    ['seed', f.seed],
+    ['items', f.size],
+    ['load', `${(100 * f.loadFactor).toFixed(2)}%`],
+    ['bits per item', f.size === 0 ? '-' : f.bitsPerItem.toFixed(2)],
+    ['false-positive bound', `${(100 * bound).toFixed(4)}% (1 in ${Math.round(1 / bound)})`],
+    ['full', f.isFull ? 'yes (a fingerprint is parked in the victim slot: inserts fail until a delete)' : 'no'],
+    ['checksum', 'ok'],
+  ];
+  writeAll(1, Buffer.from(rows.map(([k, v]) => `${k}: ${v}\n`).join('')));
+  return 0;
+}
+
+async function runAdd(args) {
+  if (args.positional.length === 0) throw new UsageError('add needs a filter file');
+  const file = args.positional[0];
+  const output = args.values.get('output') ?? file;
+  const filter = await loadFilter(file);
+  forEachKeyBatch(args.positional.slice(1), (keys) => {
+    const inserted = filter.addAll(keys);
+    if (inserted < keys.length) throw filterFull(filter.size, filter, `; ${output} is unchanged`);
+  });
+  saveFilter(filter, output);
+  return 0;
+}
+
+async function runDelete(args) {
+  if (args.positional.length === 0) throw new UsageError('delete needs a filter file');
+  const file = args.positional[0];
+  const output = args.values.get('output') ?? file;
+  const filter = await loadFilter(file);
+  forEachKeyBatch(args.positional.slice(1), (keys) => {
+    for (const key of keys) {
+      if (!filter.delete(key)) throw new Error(`key ${quoted(key)} is not in the filter; ${output} is unchanged`);
+    }
+  });
+  saveFilter(filter, output);
+  return 0;
+}
+
+async function runMerge(args) {
+  const output = args.values.get('output');
+  if (output === undefined) throw new UsageError('merge needs -o FILE');
+  if (args.positional.length < 2) throw new UsageError('merge needs at least two filter files');
+  const merged = await loadFilter(args.positional[0]);
+  for (const file of args.positional.slice(1)) {
+    const source = await loadFilter(file);
+    try {
+      merged.merge(source);
+    } catch (error) {
+      throw new Error(`${file}: ${coreMessage(error)}; nothing written`);
+    } finally {
+      source.dispose();
+    }
+  }
+  saveFilter(merged, output);
+  return 0;
+}
+
+export const commands = [
+  {
+    name: 'build',
+    synopsis: 'build -o OUT [--capacity N] [--fpr P] [--seed S] [--bucket-size B] [FILE...]',
+    options: [
+      { name: 'output', short: 'o', value: true },
+      { name: 'capacity', short: 'n', value: true },
+      { name: 'fpr', short: 'e', value: true },
+      { name: 'seed', short: 's', value: true },
+      { name: 'bucket-size', short: 'b', value: true },
+      { name: 'fingerprint-bits', short: 'f', value: true },
+      { name: 'semi-sort', value: false },
+      { name: 'quiet', short: 'q', value: false },
+    ],
+    run: runBuild,
+  },
+  {
+    name: 'query',
+    synopsis: 'query [-p|--present | -a|--absent] [--all] FILTER [KEY...]',
+    options: [
+      { name: 'present', short: 'p', value: false },
+      { name: 'absent', short: 'a', value: false },
+      { name: 'all', value: false },
+    ],
+    run: runQuery,
+  },
+  { name: 'info', synopsis: 'info FILTER', options: [], run: runInfo },
+  { name: 'add', synopsis: 'add [-o OUT] FILTER [KEY...]', options: [{ name: 'output', short: 'o', value: true }], run: runAdd },
+  {
+    name: 'delete',
+    synopsis: 'delete [-o OUT] FILTER [KEY...]',
+    options: [{ name: 'output', short: 'o', value: true }],
+    run: runDelete,
+  },
+  { name: 'merge', synopsis: 'merge -o OUT FILTER FILTER...', options: [{ name: 'output', short: 'o', value: true }], run: runMerge },
+];

@@ -1,0 +1,85 @@
+// js/cli/files.js: whole-file reads, and writes that replace a file all at once (as tools/cli/atomic_file.h).
+import { randomBytes } from 'node:crypto';
+import { closeSync, fchmodSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { readSome } from './lines.js';
+
+// The file's bytes ("-": standard input); an Error naming the file.
+export function readWhole(file) {
+  if (file !== '-') {
+    try {
+      return readFileSync(file);
+    } catch (error) {
+      throw new Error(`${file}: cannot read: ${error.message}`);
+    }
+  }
+  const parts = [];
+  for (;;) {
+    const buf = Buffer.allocUnsafe(1 << 20);
+    const got = readSome(0, buf, 0, buf.length);
+    if (got === 0) return Buffer.concat(parts);
+    parts.push(buf.subarray(0, got));
+  }
+}
+
+// Writes all of bytes to fd, retrying where a non-blocking pipe answers EAGAIN.
+export function writeAll(fd, bytes) {
+  let done = 0;
+  while (done < bytes.length) {
+    try {
+      done += writeSync(fd, bytes, done, bytes.length - done);
+    } catch (error) {
+      if (error.code !== 'EAGAIN') throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+    }
+  }
+}
+
+function modeFor(file) {
+  try {
+    return statSync(file).mode & 0o7777;
+  } catch {
+    const mask = process.umask();
+    return 0o666 & ~mask;
+  }
+}
+
+// Replaces (or creates) file with bytes: a temporary file in the same directory, flushed to disk, then
+// renamed over it, so readers and a crash see the old file or the new one, never a partial one. On failure
+// the temporary file is removed, file is untouched, and the Error says why. (Unlike the native tool, which
+// removes it on SIGINT/SIGTERM, a signal arriving during the synchronous write here may leave the hidden
+// temporary file behind; the target is intact either way.)
+export function writeAtomically(file, bytes) {
+  const dir = path.dirname(file);
+  const temp = path.join(dir, `.${path.basename(file)}.tmp-${randomBytes(6).toString('hex')}`);
+  const mode = modeFor(file);
+  let fd;
+  try {
+    fd = openSync(temp, 'wx', 0o600);
+  } catch (error) {
+    throw new Error(`${file}: cannot create a temporary file in ${dir}: ${error.message}`);
+  }
+  try {
+    writeAll(fd, bytes);
+    fchmodSync(fd, mode);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(temp, file);
+  } catch (error) {
+    if (fd !== undefined) closeSync(fd);
+    try {
+      unlinkSync(temp);
+    } catch {
+      // never created or already renamed
+    }
+    throw new Error(`${file}: cannot write: ${error.message}`);
+  }
+  try {
+    const dirFd = openSync(dir, 'r');
+    fsyncSync(dirFd);
+    closeSync(dirFd);
+  } catch {
+    // best effort: some file systems refuse fsync on a directory
+  }
+}

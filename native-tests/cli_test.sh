@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# native-tests/cli_test.sh CUCKOO: the cuckoo tool end to end (registered with ctest by cli.cmake).
+# Line rules (CRLF, empty lines), exit statuses, atomic add/delete (a full filter or a bad key leaves the
+# file byte-identical and no temporary file behind), error messages, merge.
+set -uo pipefail
+cuckoo=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+failures=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+# expect STATUS COMMAND...: runs the command, checks its exit status.
+expect() {
+  local want=$1
+  shift
+  "$@" > out.txt 2> err.txt
+  local got=$?
+  [ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want; stderr: $(cat err.txt)"
+}
+no_temp_files() { ! ls -A | grep -q '\.tmp-' || fail "temporary file left behind: $(ls -A)"; }
+
+# Line rules: CRLF, LF, empty lines and a missing final newline give the same keys.
+printf 'alpha\nbeta\n\ngamma\n' > lf.txt
+printf 'alpha\r\nbeta\r\n\r\n\r\ngamma' > crlf.txt
+expect 0 "$cuckoo" build -o lf.cf --capacity 100 --seed 7 lf.txt
+expect 0 "$cuckoo" build -o crlf.cf --capacity 100 --seed 7 crlf.txt
+cmp -s lf.cf crlf.cf || fail "CRLF and LF inputs gave different filters"
+expect 0 "$cuckoo" build -o stdin.cf --capacity 100 --seed 7 < crlf.txt
+cmp -s lf.cf stdin.cf || fail "standard input gave a different filter"
+# Sized from the input: 3 keys.
+expect 0 "$cuckoo" build -o sized.cf lf.txt
+"$cuckoo" info sized.cf | grep -qx 'items: 3' || fail "info: expected 3 items: $("$cuckoo" info sized.cf)"
+# Two files: a last line without a newline does not run into the next file.
+printf 'one' > a.txt
+printf 'two\n' > b.txt
+expect 0 "$cuckoo" build -o two.cf a.txt b.txt
+expect 0 "$cuckoo" query --all two.cf one two
+
+# query: answers, grep-like output, exit statuses.
+expect 0 "$cuckoo" query lf.cf alpha nothing-like-this
+grep -qx "maybe	alpha" out.txt || fail "query output: $(cat out.txt)"
+expect 1 "$cuckoo" query lf.cf absent-1 absent-2
+expect 1 "$cuckoo" query --all lf.cf alpha absent-1
+printf 'alpha\r\nzzz\n\ngamma\n' | "$cuckoo" query -p lf.cf > present.txt
+[ "$(cat present.txt)" = "$(printf 'alpha\ngamma')" ] || fail "query -p: $(cat present.txt)"
+expect 2 "$cuckoo" query lf.cf ""
+expect 2 "$cuckoo" query --present --absent lf.cf alpha
+
+# info on a good file, errors on bad ones.
+expect 0 "$cuckoo" info lf.cf
+grep -qx 'checksum: ok' out.txt || fail "info: $(cat out.txt)"
+head -c 70 lf.cf > short.cf
+expect 2 "$cuckoo" info short.cf
+grep -q 'not a valid filter file: truncated input' err.txt || fail "truncated file: $(cat err.txt)"
+cp lf.cf flipped.cf
+printf '\xff' | dd of=flipped.cf bs=1 seek=60 conv=notrunc 2> /dev/null
+expect 2 "$cuckoo" query flipped.cf alpha
+grep -q 'checksum mismatch' err.txt || fail "corrupt file: $(cat err.txt)"
+expect 2 "$cuckoo" info missing.cf
+grep -q 'missing.cf: cannot open' err.txt || fail "missing file: $(cat err.txt)"
+
+# Bad options and unreadable input: an error, and no output file.
+expect 2 "$cuckoo" build -o bad.cf --fpr 2 lf.txt
+expect 2 "$cuckoo" build -o bad.cf --bucket-size 3 lf.txt
+expect 2 "$cuckoo" build -o bad.cf --seed -1 lf.txt
+expect 2 "$cuckoo" build -o bad.cf --capacity 10 no-such-input.txt
+expect 2 "$cuckoo" build -o bad.cf --frobnicate lf.txt
+expect 2 "$cuckoo" build lf.txt
+[ ! -e bad.cf ] || fail "a failed build left bad.cf"
+# A full filter: no output.
+seq 1 1000 > many.txt
+expect 2 "$cuckoo" build -o full.cf --capacity 10 many.txt
+grep -q 'the filter is full' err.txt || fail "full build: $(cat err.txt)"
+[ ! -e full.cf ] || fail "a full build left full.cf"
+
+# add / delete: atomic; a full filter or an absent key leaves the file byte-identical.
+expect 0 "$cuckoo" build -o small.cf --capacity 10 --seed 3 lf.txt
+cp small.cf before.cf
+expect 2 "$cuckoo" add small.cf $(seq 1 1000)
+cmp -s small.cf before.cf || fail "a failed add changed the file"
+no_temp_files
+expect 2 "$cuckoo" delete small.cf alpha not-there
+cmp -s small.cf before.cf || fail "a failed delete changed the file"
+expect 0 "$cuckoo" add small.cf delta
+expect 0 "$cuckoo" query --all small.cf alpha beta gamma delta
+printf 'delta\r\nalpha\n' | "$cuckoo" delete small.cf
+[ $? -eq 0 ] || fail "delete from standard input"
+expect 1 "$cuckoo" query small.cf delta alpha
+expect 0 "$cuckoo" query --all small.cf beta gamma
+chmod 640 small.cf
+expect 0 "$cuckoo" add small.cf epsilon
+[ "$(stat -c %a small.cf)" = 640 ] || fail "add changed the file's permissions"
+no_temp_files
+
+# merge: shards built with the same options give every key; mismatches are refused.
+seq 1 3000 | sed 's/^/k/' > all.txt
+head -n 1500 all.txt > part1.txt
+tail -n 1500 all.txt > part2.txt
+expect 0 "$cuckoo" build -o p1.cf --capacity 3000 --seed 9 part1.txt
+expect 0 "$cuckoo" build -o p2.cf --capacity 3000 --seed 9 part2.txt
+expect 0 "$cuckoo" merge -o merged.cf p1.cf p2.cf
+"$cuckoo" query --all merged.cf < all.txt > /dev/null || fail "merged filter lost keys"
+"$cuckoo" info merged.cf | grep -qx 'items: 3000' || fail "merged item count"
+expect 0 "$cuckoo" build -o other-seed.cf --capacity 3000 --seed 10 part2.txt
+expect 2 "$cuckoo" merge -o m2.cf p1.cf other-seed.cf
+grep -q 'seeds differ' err.txt || fail "merge mismatch: $(cat err.txt)"
+[ ! -e m2.cf ] || fail "a failed merge wrote m2.cf"
+expect 0 "$cuckoo" build -o tiny.cf --capacity 3000 --seed 9 --fpr 0.5 part1.txt
+expect 2 "$cuckoo" merge -o m3.cf p1.cf tiny.cf
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures check(s) failed" >&2
+  exit 1
+fi
+echo "cli: all checks passed"

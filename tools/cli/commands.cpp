@@ -1,0 +1,315 @@
+// tools/cli/commands.cpp: build, query, info, add, delete, merge.
+#include "commands.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <cuckoo/cuckoo.h>
+
+#include "atomic_file.h"
+#include "lines.h"
+#include "progress.h"
+
+namespace cuckoo_cli {
+
+namespace {
+
+using cuckoo::CuckooFilter;
+
+// The core's messages start with "cuckoo: "; the tool adds its own prefix.
+std::string core_message(const std::exception& e) {
+  std::string m = e.what();
+  return m.rfind("cuckoo: ", 0) == 0 ? m.substr(8) : m;
+}
+
+CuckooFilter load_filter(const std::string& path) {
+  const std::vector<uint8_t> bytes = read_file(path);
+  try {
+    return CuckooFilter::deserialize(bytes.data(), bytes.size());
+  } catch (const cuckoo::FormatError& e) {
+    throw std::runtime_error(path + ": not a valid filter file: " + core_message(e));
+  }
+}
+
+void write_stdout(const uint8_t* data, size_t n) {
+  if (std::fwrite(data, 1, n, stdout) != n || std::fflush(stdout) != 0) {
+    throw std::runtime_error("cannot write to standard output");
+  }
+}
+
+void save_filter(const CuckooFilter& filter, const std::string& path) {
+  const std::vector<uint8_t> bytes = filter.serialize();
+  if (path == "-") {
+    if (::isatty(STDOUT_FILENO) == 1) throw UsageError("refusing to write a binary filter to a terminal");
+    write_stdout(bytes.data(), bytes.size());
+  } else {
+    write_file_atomically(path, bytes.data(), bytes.size());
+  }
+}
+
+// Keys from the arguments (each verbatim; an empty one is an error) or, if there are none, from the lines
+// of standard input (lines.h), handed to `batch` in order.
+void for_each_key_batch(const std::vector<std::string>& arg_keys, const LineReader::Batch& batch) {
+  if (arg_keys.empty()) {
+    LineReader({"-"}).read(batch);
+    return;
+  }
+  std::vector<std::string_view> keys;
+  for (const std::string& k : arg_keys) {
+    if (k.empty()) throw UsageError("an empty key: keys must have at least one byte");
+    keys.emplace_back(k);
+  }
+  batch(keys);
+}
+
+std::string quoted(std::string_view key) {
+  std::string s = "'";
+  s.append(key.substr(0, 200));
+  if (key.size() > 200) s += "...";
+  return s + "'";
+}
+
+// The filter options shared by build: --capacity, --fpr, --fingerprint-bits, --bucket-size, --seed,
+// --semi-sort. The core checks them (std::invalid_argument names the option).
+cuckoo::Options filter_options(const Args& args, uint64_t capacity) {
+  cuckoo::Options o;
+  o.capacity = capacity;
+  if (auto fpr = args.number("fpr")) o.fpr = *fpr;
+  if (auto bits = args.u64("fingerprint-bits")) o.fingerprint_bits = static_cast<unsigned>(std::min<uint64_t>(*bits, 1000));
+  if (auto b = args.u64("bucket-size")) o.bucket_size = static_cast<unsigned>(std::min<uint64_t>(*b, 1000));
+  if (auto seed = args.u64("seed")) o.seed = *seed;
+  o.semi_sort = args.flag("semi-sort");
+  // --growable: a growing filter (Options::growable) is being added to the core; its flag goes here.
+  return o;
+}
+
+[[noreturn]] void filter_full(uint64_t inserted, const CuckooFilter& f, const std::string& what) {
+  throw std::runtime_error(
+      "the filter is full after " + std::to_string(inserted) + " keys (" + std::to_string(f.slot_count()) +
+      " slots)" + what + ". A key repeated more than " + std::to_string(2 * f.config().bucket_size) +
+      " times (2 x bucket size) fills any filter: remove duplicates first (sort -u)");
+}
+
+// In-memory input split into batches of whole lines of ~4 MiB (lines.h rules).
+template <typename Fn>
+void for_each_batch_in(const std::string& data, Fn fn) {
+  constexpr size_t kWindow = size_t{4} << 20;
+  std::vector<std::string_view> keys;
+  size_t pos = 0;
+  while (pos < data.size()) {
+    size_t window = std::min(kWindow, data.size() - pos);
+    for (;;) {
+      keys.clear();
+      const bool at_end = pos + window == data.size();
+      const size_t used = split_lines(data.data() + pos, window, at_end, keys);
+      if (used > 0) {
+        fn(keys, pos + used);
+        pos += used;
+        break;
+      }
+      window = std::min(window * 2, data.size() - pos);  // one line longer than the window
+    }
+  }
+}
+
+int run_build(const Args& args) {
+  const std::optional<std::string> output = args.value("output");
+  if (!output) throw UsageError("build needs -o FILE (or -o - for standard output)");
+  std::vector<std::string> inputs = args.positional;
+  if (inputs.empty()) inputs.push_back("-");
+  const std::optional<uint64_t> capacity = args.u64("capacity");
+  const bool quiet = args.flag("quiet");
+
+  if (capacity) {
+    // Streams the input: the filter exists before the first key is read.
+    CuckooFilter filter(filter_options(args, *capacity));
+    LineReader reader(inputs);
+    Progress progress(!quiet, reader.total_bytes());
+    uint64_t keys = 0;
+    reader.read([&](const std::vector<std::string_view>& batch) {
+      const size_t inserted = filter.insert_many(batch.data(), batch.size());
+      keys += inserted;
+      if (inserted < batch.size()) filter_full(keys, filter, " for --capacity " + std::to_string(*capacity));
+      progress.update(keys, reader.bytes_read());
+    });
+    progress.finish();
+    save_filter(filter, *output);
+    return 0;
+  }
+
+  // No --capacity: the filter is sized for the number of keys, so the input is read whole first.
+  std::string data;
+  for (const std::string& path : inputs) {
+    const std::vector<uint8_t> bytes = read_file(path);
+    data.append(bytes.begin(), bytes.end());
+    if (!data.empty() && data.back() != '\n') data.push_back('\n');  // a last line does not run on
+  }
+  uint64_t count = 0;
+  for_each_batch_in(data, [&](const std::vector<std::string_view>& batch, size_t) { count += batch.size(); });
+  if (count == 0) throw UsageError("the input has no keys; give --capacity to build an empty filter");
+  CuckooFilter filter(filter_options(args, count));
+  Progress progress(!quiet, data.size());
+  uint64_t keys = 0;
+  for_each_batch_in(data, [&](const std::vector<std::string_view>& batch, size_t done) {
+    const size_t inserted = filter.insert_many(batch.data(), batch.size());
+    keys += inserted;
+    if (inserted < batch.size()) filter_full(keys, filter, " for " + std::to_string(count) + " keys");
+    progress.update(keys, done);
+  });
+  progress.finish();
+  save_filter(filter, *output);
+  return 0;
+}
+
+int run_query(const Args& args) {
+  if (args.positional.empty()) throw UsageError("query needs a filter file");
+  const CuckooFilter filter = load_filter(args.positional[0]);
+  const std::vector<std::string> arg_keys(args.positional.begin() + 1, args.positional.end());
+  const bool present_only = args.flag("present"), absent_only = args.flag("absent"), all = args.flag("all");
+  if (present_only && absent_only) throw UsageError("--present and --absent exclude each other");
+
+  uint64_t seen = 0, hits = 0;
+  std::vector<uint8_t> answers;
+  std::string out;
+  for_each_key_batch(arg_keys, [&](const std::vector<std::string_view>& keys) {
+    answers.resize(keys.size());
+    filter.contains_many(keys.data(), keys.size(), answers.data());
+    for (size_t i = 0; i < keys.size(); ++i) {
+      const bool hit = answers[i] != 0;
+      hits += hit;
+      if (present_only || absent_only) {
+        if (hit != present_only) continue;
+      } else {
+        out += hit ? "maybe\t" : "no\t";
+      }
+      out.append(keys[i]);
+      out += '\n';
+    }
+    seen += keys.size();
+    if (out.size() >= (size_t{1} << 20)) {
+      write_stdout(reinterpret_cast<const uint8_t*>(out.data()), out.size());
+      out.clear();
+    }
+  });
+  write_stdout(reinterpret_cast<const uint8_t*>(out.data()), out.size());
+  if (all) return seen > 0 && hits == seen ? 0 : 1;
+  return hits > 0 ? 0 : 1;
+}
+
+// Formats like the JS tool: fixed decimals only, so both print the same text.
+std::string fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+int run_info(const Args& args) {
+  if (args.positional.size() != 1) throw UsageError("info needs exactly one filter file");
+  const std::string& path = args.positional[0];
+  const CuckooFilter f = load_filter(path);  // verifies the checksum and every field (docs/format.md)
+  const cuckoo::Config& c = f.config();
+  const double bound = cuckoo::false_positive_bound(c);
+  std::string s;
+  auto row = [&](const char* name, const std::string& value) { s += std::string(name) + ": " + value + "\n"; };
+  row("file", path);
+  row("bytes", std::to_string(f.serialized_size()));
+  row("format version", std::to_string(cuckoo::kFormatVersion));
+  row("bucket size", std::to_string(c.bucket_size));
+  row("fingerprint bits", std::to_string(c.fingerprint_bits));
+  row("semi-sorted", c.semi_sort ? "yes" : "no");
+  row("buckets", std::to_string(c.bucket_count));
+  row("slots", std::to_string(c.slot_count()));
+  row("seed", std::to_string(c.seed));
+  row("items", std::to_string(f.size()));
+  row("load", fixed(100.0 * f.load_factor(), 2) + "%");
+  row("bits per item", f.size() == 0 ? "-" : fixed(f.bits_per_item(), 2));
+  row("false-positive bound", fixed(100.0 * bound, 4) + "% (1 in " + fixed(std::round(1.0 / bound), 0) + ")");
+  row("full", f.is_full() ? "yes (a fingerprint is parked in the victim slot: inserts fail until a delete)" : "no");
+  row("checksum", "ok");
+  write_stdout(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+  return 0;
+}
+
+int run_add(const Args& args) {
+  if (args.positional.empty()) throw UsageError("add needs a filter file");
+  const std::string& path = args.positional[0];
+  const std::string output = args.value("output").value_or(path);
+  CuckooFilter filter = load_filter(path);
+  const std::vector<std::string> arg_keys(args.positional.begin() + 1, args.positional.end());
+  uint64_t added = 0;
+  for_each_key_batch(arg_keys, [&](const std::vector<std::string_view>& keys) {
+    const size_t inserted = filter.insert_many(keys.data(), keys.size());
+    added += inserted;
+    if (inserted < keys.size()) filter_full(filter.size(), filter, "; " + output + " is unchanged");
+  });
+  save_filter(filter, output);
+  return 0;
+}
+
+int run_delete(const Args& args) {
+  if (args.positional.empty()) throw UsageError("delete needs a filter file");
+  const std::string& path = args.positional[0];
+  const std::string output = args.value("output").value_or(path);
+  CuckooFilter filter = load_filter(path);
+  const std::vector<std::string> arg_keys(args.positional.begin() + 1, args.positional.end());
+  for_each_key_batch(arg_keys, [&](const std::vector<std::string_view>& keys) {
+    for (std::string_view key : keys) {
+      if (!filter.erase(key)) {
+        throw std::runtime_error("key " + quoted(key) + " is not in the filter; " + output + " is unchanged");
+      }
+    }
+  });
+  save_filter(filter, output);
+  return 0;
+}
+
+int run_merge(const Args& args) {
+  const std::optional<std::string> output = args.value("output");
+  if (!output) throw UsageError("merge needs -o FILE");
+  if (args.positional.size() < 2) throw UsageError("merge needs at least two filter files");
+  CuckooFilter merged = load_filter(args.positional[0]);
+  for (size_t i = 1; i < args.positional.size(); ++i) {
+    const std::string& path = args.positional[i];
+    const CuckooFilter source = load_filter(path);
+    try {
+      merged.merge(source);
+    } catch (const std::invalid_argument& e) {
+      throw std::runtime_error(path + ": " + core_message(e) + "; nothing written");
+    } catch (const std::length_error& e) {
+      throw std::runtime_error(path + ": " + core_message(e) + "; nothing written");
+    }
+  }
+  save_filter(merged, *output);
+  return 0;
+}
+
+const std::vector<OptionSpec> kBuildOptions = {
+    {"output", 'o', true},       {"capacity", 'n', true}, {"fpr", 'e', true},      {"seed", 's', true},
+    {"bucket-size", 'b', true},  {"fingerprint-bits", 'f', true},                  {"semi-sort", 0, false},
+    {"quiet", 'q', false},
+};
+
+}  // namespace
+
+const std::vector<Command>& commands() {
+  static const std::vector<Command> list = {
+      {"build", "build -o OUT [--capacity N] [--fpr P] [--seed S] [--bucket-size B] [FILE...]", kBuildOptions,
+       run_build},
+      {"query", "query [-p|--present | -a|--absent] [--all] FILTER [KEY...]",
+       {{"present", 'p', false}, {"absent", 'a', false}, {"all", 0, false}}, run_query},
+      {"info", "info FILTER", {}, run_info},
+      {"add", "add [-o OUT] FILTER [KEY...]", {{"output", 'o', true}}, run_add},
+      {"delete", "delete [-o OUT] FILTER [KEY...]", {{"output", 'o', true}}, run_delete},
+      {"merge", "merge -o OUT FILTER FILTER...", {{"output", 'o', true}}, run_merge},
+  };
+  return list;
+}
+
+}  // namespace cuckoo_cli
