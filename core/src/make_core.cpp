@@ -15,7 +15,11 @@
 // 1.03-1.20x (bench/js/key_shapes.mjs against the build without them, one process, passes alternating).
 //
 // CUCKOO_COMPACT_SHAPES=2 (the browser's WASM build, where download size matters more than speed) bakes in
-// nothing: one run-time-width table per bucket size and one semi-sorted table.
+// nothing: one run-time-width table per bucket size and one semi-sorted table, each hashed by LevelHasher.
+// A fixed filter is then hashed as level 0 of a growing one, which places every key exactly as
+// BucketHasher does (level_hasher.h), so the same four CuckooCore instantiations serve fixed filters and
+// every level of growing ones; with BucketHasher for the fixed ones as well, the growth code doubled the
+// browser's module.
 #include <stdexcept>
 
 #include "filter_core.h"
@@ -66,6 +70,7 @@ std::unique_ptr<FilterCore> make_packed(const Config& config) {
   return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0>>>(config);
 }
 
+#if CUCKOO_COMPACT_SHAPES < 2
 std::unique_ptr<FilterCore> make_semi_sorted(const Config& config) {
   switch (config.fingerprint_bits) {
 #if !CUCKOO_COMPACT_SHAPES
@@ -78,24 +83,22 @@ std::unique_ptr<FilterCore> make_semi_sorted(const Config& config) {
     default: return std::make_unique<CuckooCore<SemiSortedTable<0>>>(config);
   }
 }
+#endif
 
 // A growing filter's levels above 0 use the run-time-width tables only: each level has its own width
 // (f0 + level_extra_bits(s)), and baking in every combination would multiply the code for a path whose
 // tables are mostly small.
 template <unsigned kBucketSize>
 std::unique_ptr<FilterCore> make_packed_level(const Config& config, const LevelHasher& hasher) {
-  if (kBucketSize * config.fingerprint_bits <= 57)
-    return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0, true>, LevelHasher>>(config, hasher);
+  if constexpr (CUCKOO_COMPACT_SHAPES < 2) {
+    if (kBucketSize * config.fingerprint_bits <= 57)
+      return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0, true>, LevelHasher>>(config, hasher);
+  }
   return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0>, LevelHasher>>(config, hasher);
 }
 
-}  // namespace
-
-std::unique_ptr<FilterCore> make_level_core(const Config& config, const Config& base, unsigned level) {
-  if (level == 0) return make_core(config);
-  std::string why;
-  if (!is_valid_config(config, &why)) throw std::invalid_argument("cuckoo: " + why);
-  const LevelHasher hasher(base.bucket_count, base.fingerprint_bits, level);
+// A table of config's shape hashed by `hasher`.
+std::unique_ptr<FilterCore> make_level_table(const Config& config, const LevelHasher& hasher) {
   if (config.semi_sort) return std::make_unique<CuckooCore<SemiSortedTable<0>, LevelHasher>>(config, hasher);
   switch (config.bucket_size) {
     case 2: return make_packed_level<2>(config, hasher);
@@ -104,16 +107,29 @@ std::unique_ptr<FilterCore> make_level_core(const Config& config, const Config& 
   }
 }
 
+}  // namespace
+
+std::unique_ptr<FilterCore> make_level_core(const Config& config, const Config& base, unsigned level) {
+  if (level == 0) return make_core(config);
+  std::string why;
+  if (!is_valid_config(config, &why)) throw std::invalid_argument("cuckoo: " + why);
+  return make_level_table(config, LevelHasher(base.bucket_count, base.fingerprint_bits, level));
+}
+
 std::unique_ptr<FilterCore> make_core(const Config& config) {
   std::string why;
   if (!is_valid_config(config, &why)) throw std::invalid_argument("cuckoo: " + why);
   if (config.growable) return std::make_unique<GrowingCore>(config);
+#if CUCKOO_COMPACT_SHAPES >= 2
+  return make_level_table(config, LevelHasher(config.bucket_count, config.fingerprint_bits, 0));
+#else
   if (config.semi_sort) return make_semi_sorted(config);
   switch (config.bucket_size) {
     case 2: return make_packed<2>(config);
     case 4: return make_packed<4>(config);
     default: return make_packed<8>(config);
   }
+#endif
 }
 
 }  // namespace cuckoo::internal
