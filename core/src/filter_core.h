@@ -1,6 +1,6 @@
 // core/src/filter_core.h: the cuckoo filter algorithm over a bucket table (paper section 3).
 //
-// FilterCore is the run-time interface (one virtual call per operation, none inside batches) and holds
+// FilterCore is the run-time interface (one virtual call per operation, or per block of a batch) and holds
 // the state every table shares: config, item count, victim slot and the kick RNG. CuckooCore<Table, Hasher>
 // is the algorithm, instantiated for each table shape that make_core() picks (core/src/make_core.cpp).
 // GrowingCore (growing_core.h) is the other implementation: a stack of CuckooCores.
@@ -27,6 +27,16 @@
 #include "cuckoo/options.h"
 #include "bits.h"
 #include "hash.h"
+
+// How many table shapes get code of their own (core/src/make_core.cpp): 0 natively, 1 in the WASM build
+// Node uses, 2 in the browser's, which keeps the fewest (its download size counts more than its speed).
+#ifndef CUCKOO_COMPACT_SHAPES
+#ifdef __EMSCRIPTEN__
+#define CUCKOO_COMPACT_SHAPES 1
+#else
+#define CUCKOO_COMPACT_SHAPES 0
+#endif
+#endif
 
 namespace cuckoo::internal {
 
@@ -58,10 +68,14 @@ class FilterCore {
   virtual bool erase(uint64_t hash) = 0;
   virtual size_t count(uint64_t hash) const = 0;
   // Batches take keys too. insert_many stops at the first failure and returns the number inserted.
-  virtual size_t insert_many(const uint64_t* keys, size_t n) = 0;
-  virtual size_t insert_many(const std::string_view* keys, size_t n) = 0;
-  virtual void contains_many(const uint64_t* keys, size_t n, uint8_t* out) const = 0;
-  virtual void contains_many(const std::string_view* keys, size_t n, uint8_t* out) const = 0;
+  // These hash a block of keys at a time and hand it to the *_hashed batch below (filter_core.cpp): one
+  // implementation for every core. CuckooCore overrides them with a pipeline that hashes and prefetches in
+  // one pass, except where it keeps the fewest shapes (CUCKOO_COMPACT_SHAPES=2), where the four batches of
+  // each shape would cost more download than they gain.
+  virtual size_t insert_many(const uint64_t* keys, size_t n);
+  virtual size_t insert_many(const std::string_view* keys, size_t n);
+  virtual void contains_many(const uint64_t* keys, size_t n, uint8_t* out) const;
+  virtual void contains_many(const std::string_view* keys, size_t n, uint8_t* out) const;
   virtual void clear() = 0;
 
   // The same operations on a key's hash, for a growing filter's levels (growing_core.h), which hash a key
@@ -181,6 +195,7 @@ class CuckooCore final : public FilterCore {
     return false;
   }
 
+#if CUCKOO_COMPACT_SHAPES < 2
   size_t insert_many(const uint64_t* keys, size_t n) override {
     return insert_keys(n, [&](size_t i) { return hash_u64_(keys[i]); });
   }
@@ -193,6 +208,7 @@ class CuckooCore final : public FilterCore {
   void contains_many(const std::string_view* keys, size_t n, uint8_t* out) const override {
     contains_keys(n, out, [&](size_t i) { return hash_bytes(keys[i].data(), keys[i].size(), config_.seed); });
   }
+#endif
 
   bool insert_hashed(uint64_t hash) override { return insert_hash(hash); }
   bool contains_hashed(uint64_t hash) const override { return contains_hash(hash); }

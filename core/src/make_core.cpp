@@ -18,8 +18,7 @@
 // nothing: one run-time-width table per bucket size and one semi-sorted table, each hashed by LevelHasher.
 // A fixed filter is then hashed as level 0 of a growing one, which places every key exactly as
 // BucketHasher does (level_hasher.h), so the same four CuckooCore instantiations serve fixed filters and
-// every level of growing ones; with BucketHasher for the fixed ones as well, the growth code doubled the
-// browser's module.
+// every level of growing ones (BucketHasher for the fixed ones as well would double the table code).
 #include <stdexcept>
 
 #include "filter_core.h"
@@ -27,14 +26,6 @@
 #include "level_hasher.h"
 #include "packed_table.h"
 #include "semi_sorted_table.h"
-
-#ifndef CUCKOO_COMPACT_SHAPES
-#ifdef __EMSCRIPTEN__
-#define CUCKOO_COMPACT_SHAPES 1
-#else
-#define CUCKOO_COMPACT_SHAPES 0
-#endif
-#endif
 
 namespace cuckoo::internal {
 
