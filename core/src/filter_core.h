@@ -147,7 +147,10 @@ class FilterCore {
 // filter's level 0, LevelHasher (level_hasher.h) for its other levels.
 template <typename Table, typename Hasher = BucketHasher>
 class CuckooCore final : public FilterCore {
+  // Entries per bucket: Table::kSlots, or 0 for a table that reads it at run time (slots()). Arrays of a
+  // bucket's entries take kMaxSlots.
   static constexpr unsigned kSlots = Table::kSlots;
+  static constexpr unsigned kMaxSlots = kSlots != 0 ? kSlots : 8;
   // Batched inserts: keys prefetched ahead of the one being inserted (~190 ns of DRAM latency over the
   // work per key needs a few dozen keys in flight), within blocks of kBlock hashes.
   static constexpr size_t kPrefetchDistance = 32;
@@ -374,7 +377,8 @@ class CuckooCore final : public FilterCore {
   // - With refuse_jams_below() set (a growing filter's levels), a walk that fails below that load: its
   //   kicks are undone in reverse order and the kick generator rewound, so the table is as it was.
   CUCKOO_NOINLINE bool walk(uint64_t i, uint64_t alt, uint32_t fp, bool new_key) {
-    if (new_key && table_.count(i, fp) + table_.count(alt, fp) == 2 * kSlots) return false;
+    const unsigned b = slots();
+    if (new_key && table_.count(i, fp) + table_.count(alt, fp) == 2 * b) return false;
     const bool undoable = new_key && size_ < jam_floor_;
     const uint64_t rng_before = rng_state_;
     ++size_;
@@ -382,10 +386,10 @@ class CuckooCore final : public FilterCore {
     if (config_.max_kicks == 0) return give_up(undoable ? &rng_before : nullptr, (r & 1) ? alt : i, fp, 0);
     const uint64_t homes[2] = {i, alt};
     Level level[2];         // the entries of i and alt and their alternate buckets
-    Level next[2][kSlots];  // next[h][s]: the entries of level[h].alts[s] and their alternate buckets
+    Level next[2][kMaxSlots];  // next[h][s]: the entries of level[h].alts[s] and their alternate buckets
     for (unsigned h = 0; h < 2; ++h) read_level(homes[h], level[h]);
     for (unsigned h = 0; h < 2; ++h) {
-      for (unsigned s = 0; s < kSlots; ++s) {
+      for (unsigned s = 0; s < b; ++s) {
         if (table_.insert_empty(level[h].alts[s], level[h].entries[s])) {
           table_.swap(homes[h], s, fp);
           return true;
@@ -393,7 +397,7 @@ class CuckooCore final : public FilterCore {
       }
     }
     for (unsigned h = 0; h < 2; ++h)
-      for (unsigned s = 0; s < kSlots; ++s) read_level(level[h].alts[s], next[h][s]);
+      for (unsigned s = 0; s < b; ++s) read_level(level[h].alts[s], next[h][s]);
     for (unsigned h = 0; h < 2; ++h)
       if (move_two_deep(homes[h], level[h], next[h], fp)) return true;
 
@@ -401,19 +405,19 @@ class CuckooCore final : public FilterCore {
     const unsigned side = r & 1;
     uint64_t bucket = homes[side];
     Level here = level[side];
-    Level ahead[kSlots];
-    std::copy(next[side], next[side] + kSlots, ahead);
+    Level ahead[kMaxSlots];
+    std::copy(next[side], next[side] + b, ahead);
     if (undoable) kicks_.clear();
     unsigned kick = 1;
     for (;; ++kick) {
       r = next_random();
-      const unsigned victim_slot = static_cast<unsigned>(r % kSlots);
+      const unsigned victim_slot = static_cast<unsigned>(r % b);
       if (undoable) kicks_.push_back({bucket, victim_slot});
       fp = table_.swap(bucket, victim_slot, fp);
       bucket = here.alts[victim_slot];
       here = ahead[victim_slot];
       if (kick == config_.max_kicks) break;
-      for (unsigned s = 0; s < kSlots; ++s) read_level(here.alts[s], ahead[s]);
+      for (unsigned s = 0; s < b; ++s) read_level(here.alts[s], ahead[s]);
       if (move_two_deep(bucket, here, ahead, fp)) return true;
     }
     return give_up(undoable ? &rng_before : nullptr, bucket, fp, kick);
@@ -438,13 +442,21 @@ class CuckooCore final : public FilterCore {
 
   // A bucket's entries and the alternate bucket of each; read_level prefetches those buckets.
   struct Level {
-    uint32_t entries[kSlots];
-    uint64_t alts[kSlots];
+    uint32_t entries[kMaxSlots];
+    uint64_t alts[kMaxSlots];
   };
+
+  unsigned slots() const {
+    if constexpr (kSlots != 0) {
+      return kSlots;
+    } else {
+      return table_.slots();
+    }
+  }
 
   void read_level(uint64_t bucket, Level& level) const {
     table_.get_all(bucket, level.entries);
-    for (unsigned s = 0; s < kSlots; ++s) {
+    for (unsigned s = 0, b = slots(); s < b; ++s) {
       level.alts[s] = hasher_.alt_index(bucket, level.entries[s]);
       table_.prefetch_bucket(level.alts[s]);
     }
@@ -455,9 +467,10 @@ class CuckooCore final : public FilterCore {
   // takes its place and fp takes entry s's. The b * b buckets are prefetched together (read_level), so
   // this costs about one more memory latency, but looks at b times more buckets than a kick step does.
   // Near full load, where a step of the walk rarely succeeds, that is what makes construction fast.
-  bool move_two_deep(uint64_t bucket, const Level& level, const Level (&next)[kSlots], uint32_t fp) {
-    for (unsigned s = 0; s < kSlots; ++s) {
-      for (unsigned t = 0; t < kSlots; ++t) {
+  bool move_two_deep(uint64_t bucket, const Level& level, const Level (&next)[kMaxSlots], uint32_t fp) {
+    const unsigned b = slots();
+    for (unsigned s = 0; s < b; ++s) {
+      for (unsigned t = 0; t < b; ++t) {
         // next[s].alts[t] is never level.alts[s] (alt has no fixed point); if it is `bucket` or another
         // level.alts[], it is full and the insert fails, so the buckets changed below are still as read.
         if (table_.insert_empty(next[s].alts[t], next[s].entries[t])) {

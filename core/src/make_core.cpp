@@ -15,10 +15,11 @@
 // 1.03-1.20x (bench/js/key_shapes.mjs against the build without them, one process, passes alternating).
 //
 // CUCKOO_COMPACT_SHAPES=2 (the browser's WASM build, where download size matters more than speed) bakes in
-// nothing: one run-time-width table per bucket size and one semi-sorted table, each hashed by LevelHasher.
-// A fixed filter is then hashed as level 0 of a growing one, which places every key exactly as
-// BucketHasher does (level_hasher.h), so the same four CuckooCore instantiations serve fixed filters and
-// every level of growing ones (BucketHasher for the fixed ones as well would double the table code).
+// nothing: one packed table that reads the width and the bucket size at run time and one semi-sorted
+// table, each hashed by LevelHasher. A fixed filter is then hashed as level 0 of a growing one, which
+// places every key exactly as BucketHasher does (level_hasher.h), so the same two CuckooCore
+// instantiations serve fixed filters and every level of growing ones (BucketHasher for the fixed ones as
+// well would double the table code).
 #include <stdexcept>
 
 #include "filter_core.h"
@@ -81,21 +82,24 @@ std::unique_ptr<FilterCore> make_semi_sorted(const Config& config) {
 // tables are mostly small.
 template <unsigned kBucketSize>
 std::unique_ptr<FilterCore> make_packed_level(const Config& config, const LevelHasher& hasher) {
-  if constexpr (CUCKOO_COMPACT_SHAPES < 2) {
-    if (kBucketSize * config.fingerprint_bits <= 57)
-      return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0, true>, LevelHasher>>(config, hasher);
-  }
+  if (kBucketSize * config.fingerprint_bits <= 57)
+    return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0, true>, LevelHasher>>(config, hasher);
   return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0>, LevelHasher>>(config, hasher);
 }
 
-// A table of config's shape hashed by `hasher`.
+// A table of config's shape hashed by `hasher`. With CUCKOO_COMPACT_SHAPES=2 one packed table reads both
+// the width and the bucket size at run time.
 std::unique_ptr<FilterCore> make_level_table(const Config& config, const LevelHasher& hasher) {
   if (config.semi_sort) return std::make_unique<CuckooCore<SemiSortedTable<0>, LevelHasher>>(config, hasher);
+#if CUCKOO_COMPACT_SHAPES >= 2
+  return std::make_unique<CuckooCore<PackedTable<0, 0>, LevelHasher>>(config, hasher);
+#else
   switch (config.bucket_size) {
     case 2: return make_packed_level<2>(config, hasher);
     case 4: return make_packed_level<4>(config, hasher);
     default: return make_packed_level<8>(config, hasher);
   }
+#endif
 }
 
 }  // namespace
