@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# bench/run.sh: the native evaluation. Runs paper_eval (the paper's Table 3 and Figures 2, 4-8) and
-# micro_bench (Google Benchmark, single operations) from an existing build, and writes everything to
-# bench/results/<run>/: table3.txt, CSV files, SVG figures, machine.txt, config.txt, micro_bench.json,
-# stdout.txt. The run is also copied to bench/results/latest/ (the one the README links).
+# bench/run.sh: the native evaluation. Runs paper_eval (the paper's Table 3 and Figures 2, 4-8),
+# growth_eval (a growing filter beside a right-sized fixed one) and micro_bench (Google Benchmark, single
+# operations) from an existing build, and writes everything to bench/results/<run>/: table3.txt, CSV
+# files, SVG figures, machine.txt, config.txt, micro_bench.json, stdout.txt, and growth/ for growth_eval.
+# The run is also copied to bench/results/latest/ (the one the README links).
 #
 # Usage: bench/run.sh [--full] [other paper_eval flags]
-#   default: 24 MiB filters (2^22 buckets x 4 x 12 bits), a few minutes on 2 cores
-#   --full:  the paper's 192 MB filters (2^25 buckets, ~131 M items), roughly 20-30 minutes
+#   default: 24 MiB filters (2^22 buckets x 4 x 12 bits), a few minutes on 2 cores; growth to ~1100x
+#   --full:  the paper's 192 MB filters (2^25 buckets, ~131 M items), roughly 20-30 minutes; growth to ~16000x
+#            (growth_eval gets only --full; the other flags are paper_eval's)
 # Environment: BUILD_DIR (default build), RUN_NAME (default <UTC date>-default|full), MICRO=0 skips micro_bench,
-# LATEST=0 leaves bench/results/latest/ alone.
+# GROWTH=0 skips growth_eval, LATEST=0 leaves bench/results/latest/ alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${BUILD_DIR:-build}
@@ -36,6 +38,14 @@ cat "$out/run.txt" >&2
 start=$SECONDS
 echo "== paper_eval ($mode) -> $out" >&2
 "$build_dir/bench/paper_eval" --out "$out" "$@" | tee "$out/stdout.txt"
+
+if [[ ${GROWTH:-1} != 0 && -x $build_dir/bench/growth_eval ]]; then
+  echo "== growth_eval ($mode) -> $out/growth" >&2
+  mkdir -p "$out/growth"
+  growth_flags=()
+  [[ $mode == full ]] && growth_flags=(--full)
+  "$build_dir/bench/growth_eval" --out "$out/growth" "${growth_flags[@]}" | tee "$out/growth/stdout.txt"
+fi
 
 if [[ ${MICRO:-1} != 0 && -x $build_dir/bench/micro_bench ]]; then
   echo "== micro_bench -> $out/micro_bench.json" >&2

@@ -115,7 +115,7 @@ test('options out of range are a RangeError naming the option', async () => {
     [{ capacity: 2n ** 40n }, /^cuckoo: capacity \d+ needs more than 2\^32 buckets \(with bucketSize 4 and the default targetLoad, the most is about 1\.6\d*e\+10\)$/],
     [{ bucketCount: 2 ** 32, fingerprintBits: 32 }, /^cuckoo: a table of 4294967296 buckets \(\d+ bytes\) exceeds the 4 GiB of WebAssembly memory$/],
     [{ capacity: 100, fpr: 1e-12 }, /^cuckoo: fpr 1e-12 needs more than 32 fingerprint bits$/],
-    [{ maxMemoryBytes: 0 }, /^cuckoo-wasm: options\.maxMemoryBytes must be an integer in 1\.\.18446744073709551615 \(got 0\)$/],
+    [{ maxMemoryBytes: -1 }, /^cuckoo-wasm: options\.maxMemoryBytes must be an integer in 0\.\.18446744073709551615 \(got -1\)$/],
     // The growth options' ranges are the core's.
     [{ capacity: 100, maxMemoryBytes: 1e6 }, /^cuckoo: maxMemoryBytes applies to growable filters only$/],
     [{ maxMemoryBytes: 100 }, /^cuckoo: maxMemoryBytes 100 is less than the first level's \d+-byte table$/],

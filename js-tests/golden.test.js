@@ -1,14 +1,15 @@
-// js-tests/golden.test.js: cross-platform identity against the native golden files in testdata/golden/
-// (written by tools/make_golden.cpp; format of the JSON sidecars in testdata/golden/README.md).
-// For each file: WASM loads the native bytes and gets the recorded answers, re-serializes them byte for
-// byte, and rebuilds the same filter from the sidecar's options and keys, one by one and in a batch, to
-// exactly the native bytes.
+// js-tests/golden.test.js: cross-platform identity against the golden files in testdata/golden/ (written
+// by tools/make_golden.cpp, and js_grow_strings by js-tests/make_golden.mjs; format of the JSON sidecars in
+// testdata/golden/README.md). For each file, fixed (format version 1) or growing (version 2): WASM loads
+// the bytes and gets the recorded answers, re-serializes them byte for byte, and rebuilds the same filter
+// from the sidecar's options and keys, one by one and in a batch, to exactly the same bytes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { CuckooFilter } from '../js/index.js';
+import { makeGolden } from './make_golden.mjs';
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'testdata', 'golden');
 const sidecars = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')).sort() : [];
@@ -36,17 +37,25 @@ for (const name of sidecars) {
   const absent = keysOf(meta, meta.absent);
 
   test(`${meta.file}: loads with the recorded answers`, async () => {
-    assert.equal(meta.formatVersion, 1);
+    const growable = meta.options.growable === true;
+    assert.equal(meta.formatVersion, growable ? 2 : 1);
+    assert.equal(bytes[4], meta.formatVersion);
     assert.equal(bytes.length, meta.fileBytes);
     const f = await CuckooFilter.deserialize(bytes);
     assert.equal(f.size, meta.size);
     assert.equal(f.isFull, meta.isFull);
-    assert.equal(f.bucketCount, meta.options.bucketCount);
-    assert.equal(f.bucketSize, meta.options.bucketSize);
-    assert.equal(f.fingerprintBits, meta.options.fingerprintBits);
-    assert.equal(f.semiSort, meta.options.semiSort);
-    assert.equal(f.maxKicks, meta.options.maxKicks);
-    assert.equal(f.seed, BigInt(meta.options.seed));
+    assert.equal(f.growable, growable);
+    // The shape, as far as the options give it. A growing filter's bucketCount counts every level; the
+    // option is its first level's.
+    const o = meta.options;
+    if (o.bucketCount !== undefined && !growable) assert.equal(f.bucketCount, o.bucketCount);
+    if (o.bucketSize !== undefined) assert.equal(f.bucketSize, o.bucketSize);
+    if (o.fingerprintBits !== undefined) assert.equal(f.fingerprintBits, o.fingerprintBits);
+    if (o.semiSort !== undefined) assert.equal(f.semiSort, o.semiSort);
+    if (o.maxKicks !== undefined) assert.equal(f.maxKicks, o.maxKicks);
+    if (o.seed !== undefined) assert.equal(f.seed, BigInt(o.seed));
+    assert.equal(f.maxMemoryBytes, o.maxMemoryBytes || Infinity); // 0: no limit
+    if (meta.levels !== undefined) assert.equal(f.levels, meta.levels);
     for (const k of present) assert.equal(f.has(k), true, `present ${k}`);
     for (const k of absent) assert.equal(f.has(k), false, `absent ${k}`);
     assert.deepEqual([...f.hasMany(present)], present.map(() => 1));
@@ -92,3 +101,14 @@ for (const name of sidecars) {
     }
   });
 }
+
+test('js_grow_strings is what js-tests/make_golden.mjs writes today', async () => {
+  // Like the native generator's --check: the committed file is regenerated in memory and compared.
+  const made = await makeGolden();
+  for (const [name, content] of Object.entries(made)) {
+    const file = path.join(dir, name);
+    assert.ok(existsSync(file), `${name} is missing: run node js-tests/make_golden.mjs`);
+    const committed = readFileSync(file);
+    assert.ok(committed.equals(Buffer.from(content)), `${name} differs from what js-tests/make_golden.mjs writes now`);
+  }
+});

@@ -301,6 +301,12 @@ const byBuckets = new CuckooFilter({ bucketCount: 64n, fingerprintBits: 12, buck
 check(byBuckets.bucketCount === 64 && byBuckets.bucketSize === 8, 'constructor');
 const semiSorted = new CuckooFilter({ capacity: 1000n, fingerprintBits: 13, semiSort: true });
 check(semiSorted.semiSort, 'semiSort');
+const growing = await CuckooFilter.create({ fpr: 0.001 });
+const capped = new CuckooFilter({ capacity: 100, growable: true, maxMemoryBytes: 1n << 20n });
+const levels: number = growing.levels;
+const growable: boolean = growing.growable;
+const limit: number = capped.maxMemoryBytes;
+check(levels === 1 && growable && limit === 1 << 20 && growing.maxMemoryBytes === Infinity, 'growing filters');
 
 let escaped: CuckooFilter;
 {

@@ -9,14 +9,14 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-// The first ```js block after the given heading.
-function exampleAfter(heading) {
+// The (index + 1)-th ```js block after the given heading.
+function exampleAfter(heading, index = 0) {
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
   const start = readme.indexOf(`\n${heading}\n`);
   assert.notEqual(start, -1, `README.md has no '${heading}' heading`);
-  const block = /```js\n([\s\S]*?)```/.exec(readme.slice(start));
-  assert.ok(block, `no \`\`\`js block after '${heading}'`);
-  return block[1];
+  const blocks = [...readme.slice(start).matchAll(/```js\n([\s\S]*?)```/g)];
+  assert.ok(blocks.length > index, `no \`\`\`js block ${index + 1} after '${heading}'`);
+  return blocks[index][1];
 }
 
 test("README's Node example runs as written and prints what it says", () => {
@@ -30,3 +30,13 @@ test("README's Node example runs as written and prints what it says", () => {
   assert.ok(loadFactor > 0 && loadFactor < 1e-4, run.stdout);
   assert.equal(bitsPerItem, ((byteLength - 64) * 8) / size);
 });
+
+test("README's growing-filter example runs as written and prints what its comment says", () => {
+  const code = exampleAfter('## Node', 1);
+  assert.match(code, /CuckooFilter\.create\(\{ fpr: 0\.001 \}\)/);
+  const printed = /console\.log\(.*\/\/ (.+)$/m.exec(code)[1];
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd: root, encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(run.stdout.trim(), printed);
+});
+

@@ -43,12 +43,14 @@ export type Key = string | number | bigint | ArrayBufferView | ArrayBuffer | Sha
  * filter is fixed: it holds that many keys and then refuses more. Without either, it grows: it starts
  * small and adds a level (twice the size of the newest) whenever the newest fills, keeping the
  * false-positive rate within `fpr` at every size; `growable: true` makes a filter of a given `capacity`
- * grow from there. Everything else has a default. Validated in JS before anything reaches the core: a value of the wrong
- * type (e.g. `bucketSize: '4'`), an unknown option or a missing capacity is a `TypeError`; a value out of range is a `RangeError`
- * whose message names the option (e.g. "cuckoo-wasm: options.bucketSize must be 2, 4 or 8 (got 3)").
- * Limits only the sizing can tell (a capacity needing more than 2^32 buckets, a table too large for the
- * 4 GiB of WebAssembly memory or over the ~2 GiB one table can take) are a `RangeError` with the core's
- * message (e.g. "cuckoo: capacity ...").
+ * grow from there. Everything else has a default.
+ *
+ * Validated in JS before anything reaches the core: a value of the wrong type (e.g. `bucketSize: '4'`), an
+ * unknown option, or `growable: false` without a capacity is a `TypeError`; a value out of range is a
+ * `RangeError` whose message names the option (e.g. "cuckoo-wasm: options.bucketSize must be 2, 4 or 8
+ * (got 3)"). Limits only the sizing can tell (a capacity needing more than 2^32 buckets, a table too large
+ * for the 4 GiB of WebAssembly memory or over the ~2 GiB one table can take) and the growth options' limits
+ * are a `RangeError` with the core's message (e.g. "cuckoo: capacity ...").
  */
 export interface CuckooFilterOptions {
   /** Number of distinct keys the filter must accept: an integer >= 1 (number up to 2^53-1, or bigint).
@@ -92,8 +94,8 @@ export interface CuckooFilterOptions {
    * half full just after a growth) and looks keys up in every level, newest first: pick a fixed filter
    * when you know the size, a growing one when you do not. */
   growable?: boolean;
-  /** Growing filters only: the most bytes their tables may take together, an integer >= 1 (number or
-   * bigint); no limit when left out. A growth past it is refused: `add()` then returns `false` (and
+  /** Growing filters only: the most bytes their tables may take together, an integer >= 0 (number or
+   * bigint); 0 or left out: no limit. A growth past it is refused: `add()` then returns `false` (and
    * `addAll()` stops) with nothing lost, as for a full fixed filter. Smaller than the first level's table,
    * or given for a fixed filter, it is a `RangeError` with the core's message. */
   maxMemoryBytes?: number | bigint;
@@ -150,7 +152,8 @@ export declare class CuckooFilter {
    * `await CuckooFilter.ready` once (or use the async {@link CuckooFilter.create}).
    * @param options the filter's shape; see {@link CuckooFilterOptions}.
    * @throws {Error} if the module is not loaded yet.
-   * @throws {TypeError} for options of the wrong type, unknown or missing options.
+   * @throws {TypeError} for options of the wrong type, unknown options, or `growable: false` without a
+   *   capacity.
    * @throws {RangeError} for options out of range, naming the option, or a table that does not fit in
    *   WebAssembly memory (4 GiB in all, just under 2 GiB for one table).
    */

@@ -101,8 +101,8 @@ export function toCoreOptions(options) {
     );
   }
   core.growable = o.growable ?? !sized;
-  // 0 would be the core's "no limit": leave the option out for that.
-  if (o.maxMemoryBytes !== undefined) core.maxMemoryBytes = integer('maxMemoryBytes', o.maxMemoryBytes, 1, kMaxU64);
+  // 0 is the core's "no limit", as when the option is left out.
+  if (o.maxMemoryBytes !== undefined) core.maxMemoryBytes = integer('maxMemoryBytes', o.maxMemoryBytes, 0, kMaxU64);
   if (o.fpr !== undefined && o.fingerprintBits !== undefined) {
     throw new RangeError('cuckoo-wasm: set either options.fpr or options.fingerprintBits, not both');
   }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job: builds everything and runs the benchmarks. The paper's evaluation (Table 3, Figures 2 and
-# 4-8) natively, then the JS benchmark against the npm peers. Installs what is missing first.
+# 4-8) and a growing filter against a fixed one (growth_eval) natively, then the JS benchmark against the
+# npm peers. Installs what is missing first.
 # Usage: scripts/bench.sh [--full]     (--full: the paper's 192 MB filters; takes much longer)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -28,6 +28,9 @@ cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUCKOO_TSA
 cmake --build build-tsan -j"$jobs" --target cuckoo_tests
 TSAN_OPTIONS=halt_on_error=1 build-tsan/native-tests/cuckoo_tests --gtest_filter='Concurrent*:*/ConcurrentReads.*'
 
+step "mutation check: the growth tests fail on a broken erase order or level nesting"
+native-tests/mutation.sh build-mutation
+
 if [ -x fuzz/run.sh ]; then
   step "fuzzing the deserializer for ${CUCKOO_FUZZ_SECONDS:-60} s"
   fuzz/run.sh "${CUCKOO_FUZZ_SECONDS:-60}"

@@ -2,6 +2,7 @@
 //
 // Each case is a small filter built from fixed options and keys, serialized (<name>.bin), plus a JSON
 // sidecar (<name>.json) listing the options, the keys inserted (in order) and keys the filter must reject.
+// Fixed filters are format version 1; growing ones (grow_*: Options::growable) version 2.
 // The files pin the binary format and the hashing spec: tests in C++ (native-tests/golden_test.cpp) and JS
 // load them and must get the same answers and, rebuilding from the sidecar, the same bytes.
 //
@@ -68,6 +69,21 @@ cuckoo::Options options(uint64_t buckets, unsigned b, unsigned f, bool semi, uin
   return o;
 }
 
+// A growing filter: level 0 sized for `capacity`; max_memory_bytes 0 is no limit.
+cuckoo::Options grow_options(uint64_t capacity, unsigned b, unsigned f, bool semi, uint64_t seed,
+                             uint64_t max_memory_bytes = 0) {
+  cuckoo::Options o;
+  o.growable = true;
+  o.capacity = capacity;
+  o.bucket_size = b;
+  o.fingerprint_bits = f;
+  o.semi_sort = semi;
+  o.seed = seed;
+  o.max_memory_bytes = max_memory_bytes;
+  o.huge_pages = false;
+  return o;
+}
+
 // One case per configuration family. Changing this list changes the files: regenerate and commit them.
 std::vector<Case> cases() {
   return {
@@ -86,6 +102,12 @@ std::vector<Case> cases() {
       // Filled until insert() returns false: the last successful insert parked a victim.
       {"b4_f7_full_u64", options(16, 4, 7, false, 7, 50), true, int_keys(7, 1000), true},
       {"ss_b4_f9_full_strings", options(8, 4, 9, true, 8, 50), false, string_keys("full-", 1000), true},
+      // Growing filters (version 2), level 0 sized for 8 items. Grown to 4 levels.
+      {"grow_b4_strings", grow_options(8, 4, 10, false, 11), false, string_keys("grow-", 400), false},
+      // Filled until insert() returns false: max_memory_bytes (400) stops growth at 4 levels.
+      {"grow_b2_u64_limit", grow_options(8, 2, 8, false, 12, 400), true, int_keys(12, 1000), true},
+      // Semi-sorted levels.
+      {"grow_ss_b4_strings", grow_options(8, 4, 9, true, 13), false, string_keys("ss-grow-", 250), false},
   };
 }
 
@@ -145,13 +167,24 @@ Output build(const Case& c) {
   std::ostringstream j;
   j << "{\n"
     << "  \"file\": " << json_string(c.name + ".bin") << ",\n"
-    << "  \"generator\": \"tools/make_golden.cpp\",\n"
-    << "  \"formatVersion\": " << unsigned{cuckoo::kFormatVersion} << ",\n"
-    << "  \"options\": {\"bucketCount\": " << cfg.bucket_count << ", \"bucketSize\": " << cfg.bucket_size
-    << ", \"fingerprintBits\": " << cfg.fingerprint_bits << ", \"semiSort\": " << (cfg.semi_sort ? "true" : "false")
-    << ", \"maxKicks\": " << cfg.max_kicks << ", \"seed\": " << cfg.seed << "},\n"
-    << "  \"intKeys\": " << (c.int_keys ? "true" : "false") << ",\n"
-    << "  \"size\": " << filter.size() << ",\n"
+    << "  \"generator\": \"tools/make_golden.cpp\",\n";
+  if (cfg.growable) {
+    // A growing filter's options as given (level 0 is sized from capacity), and its level count.
+    j << "  \"formatVersion\": " << unsigned{cuckoo::kGrowingFormatVersion} << ",\n"
+      << "  \"options\": {\"growable\": true, \"capacity\": " << c.options.capacity
+      << ", \"bucketSize\": " << cfg.bucket_size << ", \"fingerprintBits\": " << cfg.fingerprint_bits
+      << ", \"semiSort\": " << (cfg.semi_sort ? "true" : "false") << ", \"maxKicks\": " << cfg.max_kicks
+      << ", \"seed\": " << cfg.seed << ", \"maxMemoryBytes\": " << cfg.max_memory_bytes << "},\n"
+      << "  \"intKeys\": " << (c.int_keys ? "true" : "false") << ",\n"
+      << "  \"levels\": " << filter.levels() << ",\n";
+  } else {
+    j << "  \"formatVersion\": " << unsigned{cuckoo::kFormatVersion} << ",\n"
+      << "  \"options\": {\"bucketCount\": " << cfg.bucket_count << ", \"bucketSize\": " << cfg.bucket_size
+      << ", \"fingerprintBits\": " << cfg.fingerprint_bits << ", \"semiSort\": " << (cfg.semi_sort ? "true" : "false")
+      << ", \"maxKicks\": " << cfg.max_kicks << ", \"seed\": " << cfg.seed << "},\n"
+      << "  \"intKeys\": " << (c.int_keys ? "true" : "false") << ",\n";
+  }
+  j << "  \"size\": " << filter.size() << ",\n"
     << "  \"isFull\": " << (filter.is_full() ? "true" : "false") << ",\n"
     << "  \"fileBytes\": " << filter.serialized_size() << ",\n"
     << "  \"present\": " << json_list(present) << ",\n"

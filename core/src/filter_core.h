@@ -85,6 +85,8 @@ class FilterCore {
   virtual bool contains_hashed(uint64_t hash) const = 0;
   virtual size_t insert_many_hashed(const uint64_t* hashes, size_t n) = 0;
   virtual void contains_many_hashed(const uint64_t* hashes, size_t n, uint8_t* out) const = 0;
+  // Starts loading the key's two buckets (a growing filter's lookup overlaps its levels' misses).
+  virtual void prefetch_hashed(uint64_t hash) const = 0;
   // A failed relocation walk is undone and the insert refused, instead of parking a victim, while fewer
   // than `items` items are stored: below that load a failure means the key's buckets are jammed (crafted
   // or repeated keys), not that the table is full. 0 (the default) never refuses.
@@ -221,6 +223,7 @@ class CuckooCore final : public FilterCore {
   void contains_many_hashed(const uint64_t* hashes, size_t n, uint8_t* out) const override {
     contains_keys</*kAccumulate=*/true>(n, out, [&](size_t i) { return hashes[i]; });
   }
+  void prefetch_hashed(uint64_t hash) const override { prefetch_probe(probe_of(hash)); }
   uint64_t alt_index(uint64_t bucket, uint32_t fingerprint) const override {
     return hasher_.alt_index(bucket, fingerprint);
   }

@@ -1,11 +1,20 @@
 // core/src/growing_core.cpp: see growing_core.h.
 #include "growing_core.h"
 
+#include <cstring>
 #include <utility>
 
 #include "level_hasher.h"
 
 namespace cuckoo::internal {
+
+namespace {
+// Keys per block of contains_many_hashed, which narrows each block to the keys not found yet.
+constexpr size_t kBlock = 256;
+// A single lookup starts loading the buckets of this many levels ahead of the one it probes: each probe is
+// one or two cache misses, and without the prefetch the CPU would wait for them level after level.
+constexpr size_t kPrefetchLevels = 4;
+}  // namespace
 
 GrowingCore::GrowingCore(const Config& config) : FilterCore(config) {
   adopt(make_level_core(level_config(config, 0), config, 0));
@@ -56,14 +65,25 @@ bool GrowingCore::insert_hashed(uint64_t hash) {
 }
 
 bool GrowingCore::contains_hashed(uint64_t hash) const {
-  for (size_t s = levels_.size(); s-- > 0;) {
+  const size_t newest = levels_.size() - 1;
+  for (size_t ahead = 0; ahead < kPrefetchLevels && ahead <= newest; ++ahead)
+    levels_[newest - ahead]->prefetch_hashed(hash);
+  for (size_t s = newest + 1; s-- > 0;) {
+    if (s >= kPrefetchLevels) levels_[s - kPrefetchLevels]->prefetch_hashed(hash);
     if (levels_[s]->contains_hashed(hash)) return true;
   }
   return false;
 }
 
+void GrowingCore::prefetch_hashed(uint64_t hash) const { levels_.back()->prefetch_hashed(hash); }
+
 bool GrowingCore::erase(uint64_t hash) {
+#ifdef CUCKOO_MUTANT_ERASE_OLDEST_FIRST
+  // Mutation hook (native-tests/mutation.sh): the wrong order, which the tests must catch.
+  for (size_t s = 0; s < levels_.size(); ++s) {
+#else
   for (size_t s = levels_.size(); s-- > 0;) {
+#endif
     if (levels_[s]->erase(hash)) {
       --size_;
       return true;
@@ -91,8 +111,32 @@ size_t GrowingCore::insert_many_hashed(const uint64_t* hashes, size_t n) {
   return done;
 }
 
+// Level by level, newest first, each level probing only the keys no newer level has found: a present key
+// is usually found in the newest level or two, so positive lookups cost about two levels' probes whatever
+// the level count. Absent keys are probed in every level.
 void GrowingCore::contains_many_hashed(const uint64_t* hashes, size_t n, uint8_t* out) const {
-  for (size_t s = levels_.size(); s-- > 0;) levels_[s]->contains_many_hashed(hashes, n, out);
+  uint64_t pending[kBlock];  // hashes of the keys not found yet
+  uint32_t where[kBlock];    // their positions in out
+  uint8_t found[kBlock];
+  for (size_t start = 0; start < n; start += kBlock) {
+    size_t m = n - start < kBlock ? n - start : kBlock;
+    for (size_t j = 0; j < m; ++j) {
+      pending[j] = hashes[start + j];
+      where[j] = static_cast<uint32_t>(start + j);
+    }
+    for (size_t s = levels_.size(); s-- > 0 && m > 0;) {
+      std::memset(found, 0, m);
+      levels_[s]->contains_many_hashed(pending, m, found);
+      size_t left = 0;
+      for (size_t j = 0; j < m; ++j) {
+        out[where[j]] |= found[j];
+        pending[left] = pending[j];
+        where[left] = where[j];
+        left += found[j] == 0;
+      }
+      m = left;
+    }
+  }
 }
 
 void GrowingCore::clear() {

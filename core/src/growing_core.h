@@ -54,6 +54,7 @@ class GrowingCore final : public FilterCore {
   bool contains_hashed(uint64_t hash) const override;
   size_t insert_many_hashed(const uint64_t* hashes, size_t n) override;
   void contains_many_hashed(const uint64_t* hashes, size_t n, uint8_t* out) const override;
+  void prefetch_hashed(uint64_t hash) const override;
 
   // Full: the newest level is full and no level may be added (level_limit(), max_memory_bytes).
   bool is_full() const override;

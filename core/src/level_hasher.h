@@ -92,7 +92,13 @@ class LevelHasher {
   uint64_t alt_index(uint64_t index, uint32_t fp) const {
     const uint32_t fp0 = fp >> extra_bits_;
     const uint64_t high = base_.alt_index(index >> level_, fp0);
+#ifdef CUCKOO_MUTANT_NO_COARSENING
+    // Mutation hook (native-tests/mutation.sh): the low bits flip by a hash of the whole level fingerprint,
+    // so each level is still a valid filter (an involution without a fixed point) but no longer nests.
+    const uint64_t flip = ((uint64_t{fp} * 0xC2B2AE3D27D4EB4Full) >> 32) >> (32 - level_);
+#else
     const uint64_t flip = ((uint64_t{fp0} * 0xC2B2AE3D27D4EB4Full) >> 32) >> (32 - level_);
+#endif
     const uint64_t low = index & ((uint64_t{1} << level_) - 1);
     return (high << level_) | (low ^ flip);
   }

@@ -32,6 +32,21 @@ namespace cuckoo::internal {
 
 namespace {
 
+// Every width, read at run time, with the fewest loads per bucket the width allows (packed_table.h's
+// kLoads). The compact builds leave out the two-load variant: it is only a little faster than the general
+// code, and every browser would download it.
+template <unsigned kBucketSize, typename Hasher>
+std::unique_ptr<FilterCore> make_run_time_width(const Config& config, const Hasher& hasher) {
+  const unsigned bucket_bits = kBucketSize * config.fingerprint_bits;
+  if (bucket_bits <= 57)
+    return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0, 1>, Hasher>>(config, hasher);
+#if !CUCKOO_COMPACT_SHAPES
+  if (bucket_bits / 2 <= 57)
+    return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0, 2>, Hasher>>(config, hasher);
+#endif
+  return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0>, Hasher>>(config, hasher);
+}
+
 constexpr bool bakes_in_widths(unsigned bucket_size) {
   return CUCKOO_COMPACT_SHAPES == 0 || (CUCKOO_COMPACT_SHAPES == 1 && bucket_size == 4);
 }
@@ -55,11 +70,7 @@ std::unique_ptr<FilterCore> make_packed(const Config& config) {
       default: break;
     }
   }
-  if constexpr (CUCKOO_COMPACT_SHAPES < 2) {
-    if (kBucketSize * config.fingerprint_bits <= 57)
-      return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0, true>>>(config);
-  }
-  return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0>>>(config);
+  return make_run_time_width<kBucketSize, BucketHasher>(config, BucketHasher(config.bucket_count, config.fingerprint_bits));
 }
 
 #if CUCKOO_COMPACT_SHAPES < 2
@@ -69,9 +80,7 @@ std::unique_ptr<FilterCore> make_semi_sorted(const Config& config) {
     case 9: return std::make_unique<CuckooCore<SemiSortedTable<9>>>(config);
     case 17: return std::make_unique<CuckooCore<SemiSortedTable<17>>>(config);
 #endif
-#if CUCKOO_COMPACT_SHAPES < 2
     case 13: return std::make_unique<CuckooCore<SemiSortedTable<13>>>(config);
-#endif
     default: return std::make_unique<CuckooCore<SemiSortedTable<0>>>(config);
   }
 }
@@ -82,9 +91,7 @@ std::unique_ptr<FilterCore> make_semi_sorted(const Config& config) {
 // tables are mostly small.
 template <unsigned kBucketSize>
 std::unique_ptr<FilterCore> make_packed_level(const Config& config, const LevelHasher& hasher) {
-  if (kBucketSize * config.fingerprint_bits <= 57)
-    return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0, true>, LevelHasher>>(config, hasher);
-  return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0>, LevelHasher>>(config, hasher);
+  return make_run_time_width<kBucketSize, LevelHasher>(config, hasher);
 }
 
 // A table of config's shape hashed by `hasher`. With CUCKOO_COMPACT_SHAPES=2 one packed table reads both

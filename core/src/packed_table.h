@@ -11,10 +11,12 @@
 // buckets in one SSE2 register when each bucket is one load (match_either()).
 //
 // kFixedBits != 0 bakes the fingerprint width into the code (the common widths: core/src/make_core.cpp);
-// kFixedBits == 0 reads it at run time and serves every other width. kOneLoad promises that a whole
+// kFixedBits == 0 reads it at run time and serves every other width. kLoads = 1 promises that a whole
 // bucket fits one load (b * f <= 57), which lets the run-time-width code drop its group loop: the widths
 // that sizing from a target rate often picks (b = 4: 7, 10, 11, 13, 14 bits) then cost about what the
-// fixed ones do (callgrind: ~155 -> ~100 instructions per batched lookup at f = 13).
+// fixed ones do (callgrind: ~155 -> ~100 instructions per batched lookup at f = 13). kLoads = 2 promises
+// that half a bucket fits one (b * f / 2 <= 57): two loads of b / 2 entries, a loop the compiler unrolls,
+// for the wider fingerprints of a growing filter's levels (b = 4: 15..28 bits). kLoads = 0: any width.
 #pragma once
 
 #include <algorithm>
@@ -28,12 +30,14 @@
 
 namespace cuckoo::internal {
 
-template <unsigned kBucketSize, unsigned kFixedBits, bool kOneLoad = false>
+template <unsigned kBucketSize, unsigned kFixedBits, unsigned kLoads = 0>
 class PackedTable {
   static_assert(kBucketSize == 2 || kBucketSize == 4 || kBucketSize == 8 ||
-                    (kBucketSize == 0 && kFixedBits == 0 && !kOneLoad),
+                    (kBucketSize == 0 && kFixedBits == 0 && kLoads == 0),
                 "bucket size 2, 4 or 8, or 0 (read at run time, with run-time widths only)");
   static_assert(kFixedBits == 0 || (kFixedBits >= 4 && kFixedBits <= 32), "fingerprint bits 4..32");
+  static_assert(kLoads <= 2 && (kLoads == 0 || kFixedBits == 0), "kLoads is for run-time widths");
+  static constexpr bool kOneLoad = kLoads == 1;
 
  public:
   // 0: the bucket size is read at run time (slots()), like kFixedBits = 0 for the width.
@@ -52,7 +56,10 @@ class PackedTable {
         buffer_(table_bytes_ + kTablePadding, config.huge_pages) {
     const unsigned per_load = bits_ % 8 == 0 ? 64 / bits_ : 57 / bits_;
     group_ = std::min(per_load, slots());
-    if (kOneLoad && group_ != slots()) throw std::logic_error("cuckoo: PackedTable<kOneLoad> needs b * f <= 57");
+    if (kLoads != 0) {
+      if (group_ < kBucketSize / kLoads) throw std::logic_error("cuckoo: PackedTable<kLoads> needs b * f / kLoads <= 57");
+      group_ = kBucketSize / kLoads;
+    }
     full_ = GroupMasks::make(group_, bits_);
     tail_ = GroupMasks::make(slots() % group_, bits_);
     last_load_offset_ = last_group_offset(slots(), group_, bits_);
@@ -77,7 +84,7 @@ class PackedTable {
   uint64_t match(uint64_t bucket, uint32_t fp) const {
     const unsigned f = bits();
     const unsigned b = slots();
-    const unsigned group = kOneLoad ? kBucketSize : kFixedBits ? fixed_group() : group_;
+    const unsigned group = kLoads ? kBucketSize / kLoads : kFixedBits ? fixed_group() : group_;
     const uint64_t base = bucket * b * uint64_t{f};
     uint64_t found = 0;
     for (unsigned s = 0; s < b; s += group) {
@@ -233,7 +240,7 @@ class PackedTable {
   int first_match(uint64_t bucket, uint32_t fp) const {
     const unsigned f = bits();
     const unsigned b = slots();
-    const unsigned group = kOneLoad ? kBucketSize : kFixedBits ? fixed_group() : group_;
+    const unsigned group = kLoads ? kBucketSize / kLoads : kFixedBits ? fixed_group() : group_;
     const uint64_t base = bucket * b * uint64_t{f};
     for (unsigned s = 0; s < b; s += group) {
       const GroupMasks& m = (b - s >= group) ? full_masks() : tail_masks();
