@@ -3,7 +3,8 @@
 // Input: one mode byte, then the candidate file. The checksum would stop almost every mutated input at
 // the first check, so the mode byte can ask the harness to repair the file first and reach the deeper
 // checks (configuration, victim, item count, table contents):
-//   bit 0: fix the item count to what the table holds (when the header describes a loadable table)
+//   bit 0: fix the item counts to what the tables hold (when the header describes loadable tables): in
+//          version 1 the header's count; in version 2 each level header's and the header's total
 //   bit 1: recompute the trailing checksum
 // Whatever deserialize accepts must behave: re-serializing gives the same bytes, lookups agree with
 // count(), inserted keys are found and can be erased, and what we serialize after that loads again.
@@ -21,6 +22,7 @@
 
 #include "filter_core.h"
 #include "hash.h"
+#include "level_hasher.h"
 
 namespace {
 
@@ -37,10 +39,18 @@ void put_le(uint8_t* p, uint64_t v, size_t n) {
   for (size_t i = 0; i < n; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
 }
 
-// Sets the header's item count to the table's entries plus the victim, reading the header as the spec
-// says (docs/format.md); leaves the bytes alone when they do not describe a loadable table.
-void fix_item_count(std::vector<uint8_t>& b) {
-  if (b.size() < cuckoo::kFormatOverhead) return;
+// The entries stored in a table of shape c (level `level` of a filter whose level 0 is `base`), or
+// nothing if the bytes are not a valid table.
+std::optional<uint64_t> stored_entries(const cuckoo::Config& c, const cuckoo::Config& base, unsigned level,
+                                       const uint8_t* table) {
+  auto core = cuckoo::internal::make_level_core(c, base, level);
+  std::memcpy(core->table_data(), table, c.table_bytes());
+  if (!core->validate_table(nullptr)) return std::nullopt;
+  return core->count_entries();
+}
+
+// The shape fields both versions share.
+cuckoo::Config read_shape(const std::vector<uint8_t>& b) {
   cuckoo::Config c;
   c.bucket_size = b[5];
   c.fingerprint_bits = b[6];
@@ -49,11 +59,43 @@ void fix_item_count(std::vector<uint8_t>& b) {
   c.seed = get_le(&b[16], 8);
   c.bucket_count = get_le(&b[24], 8);
   c.huge_pages = false;
+  return c;
+}
+
+// Version 2: each level header's item count becomes its table's entries plus its victim, and the header's
+// total their sum. Levels are fixed in order until one does not describe a loadable table.
+void fix_growing_item_counts(std::vector<uint8_t>& b) {
+  cuckoo::Config c = read_shape(b);
+  c.growable = true;
+  c.max_memory_bytes = get_le(&b[40], 8);
+  const uint64_t levels = get_le(&b[12], 4);
+  if (!cuckoo::is_valid_config(c) || levels == 0 || levels > cuckoo::internal::level_limit(c)) return;
+  size_t at = cuckoo::kHeaderBytes;
+  uint64_t total = 0;
+  for (unsigned s = 0; s < levels; ++s) {
+    const cuckoo::Config level = cuckoo::internal::level_config(c, s);
+    if (!cuckoo::is_valid_config(level)) return;
+    const uint64_t section = cuckoo::kLevelHeaderBytes + level.table_bytes();
+    if (b.size() < cuckoo::kChecksumBytes || section > b.size() - cuckoo::kChecksumBytes - at) return;
+    const std::optional<uint64_t> entries = stored_entries(level, c, s, &b[at + cuckoo::kLevelHeaderBytes]);
+    if (!entries) return;
+    const uint64_t items = *entries + (get_le(&b[at + 28], 4) & 1);
+    put_le(&b[at], items, 8);
+    total += items;
+    at += section;
+  }
+  put_le(&b[32], total, 8);
+}
+
+// Sets the item counts to what the tables hold, reading the header as the spec says (docs/format.md);
+// leaves the bytes alone where they do not describe a loadable table.
+void fix_item_count(std::vector<uint8_t>& b) {
+  if (b.size() < cuckoo::kFormatOverhead) return;
+  if (b[4] == cuckoo::kGrowingFormatVersion) return fix_growing_item_counts(b);
+  const cuckoo::Config c = read_shape(b);
   if (!cuckoo::is_valid_config(c) || b.size() != cuckoo::kFormatOverhead + c.table_bytes()) return;
-  auto core = cuckoo::internal::make_core(c);
-  std::memcpy(core->table_data(), &b[cuckoo::kHeaderBytes], c.table_bytes());
-  if (!core->validate_table(nullptr)) return;
-  put_le(&b[32], core->count_entries() + ((b[7] & 2) ? 1 : 0), 8);
+  const std::optional<uint64_t> entries = stored_entries(c, c, 0, &b[cuckoo::kHeaderBytes]);
+  if (entries) put_le(&b[32], *entries + ((b[7] & 2) ? 1 : 0), 8);
 }
 
 void reseal(std::vector<uint8_t>& b) {
@@ -65,8 +107,9 @@ void reseal(std::vector<uint8_t>& b) {
 // Exercises a filter that deserialize accepted, with keys taken from the input.
 void exercise(cuckoo::CuckooFilter& f, const std::vector<uint8_t>& bytes) {
   check(f.serialize() == bytes);  // before any mutation: loading and saving is the identity
-  check(f.size() <= f.slot_count() + 1);
-  check(f.is_full() || f.size() <= f.slot_count());
+  check(f.size() <= f.slot_count() + f.levels());  // each level may hold a parked victim
+  check(f.levels() == 1 || f.config().growable);
+  check(f.config().growable || f.is_full() || f.size() <= f.slot_count());
 
   // Up to 8 byte-string keys and 8 integer keys cut from the input.
   std::vector<std::string_view> keys;

@@ -22,11 +22,13 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "cuckoo/options.h"
 #include "bits.h"
 #include "hash.h"
+#include "level_hasher.h"
 
 // How many table shapes get code of their own (core/src/make_core.cpp): 0 natively, 1 in the WASM build
 // Node uses, 2 in the browser's, which keeps the fewest (its download size counts more than its speed).
@@ -87,6 +89,11 @@ class FilterCore {
   virtual void contains_many_hashed(const uint64_t* hashes, size_t n, uint8_t* out) const = 0;
   // Starts loading the key's two buckets (a growing filter's lookup overlaps its levels' misses).
   virtual void prefetch_hashed(uint64_t hash) const = 0;
+  // Lookups of a growing filter's level, from the key's level-0 view (level_hasher.h); only levels have
+  // them. contains_many_level_keys ORs its answers into out.
+  virtual bool contains_level_key(const LevelKey& key) const = 0;
+  virtual void prefetch_level_key(const LevelKey& key) const = 0;
+  virtual void contains_many_level_keys(const LevelKey* keys, size_t n, uint8_t* out) const = 0;
   // A failed relocation walk is undone and the insert refused, instead of parking a victim, while fewer
   // than `items` items are stored: below that load a failure means the key's buckets are jammed (crafted
   // or repeated keys), not that the table is full. 0 (the default) never refuses.
@@ -224,6 +231,11 @@ class CuckooCore final : public FilterCore {
     contains_keys</*kAccumulate=*/true>(n, out, [&](size_t i) { return hashes[i]; });
   }
   void prefetch_hashed(uint64_t hash) const override { prefetch_probe(probe_of(hash)); }
+  bool contains_level_key(const LevelKey& key) const override { return contains_probe(probe_of(key)); }
+  void prefetch_level_key(const LevelKey& key) const override { prefetch_probe(probe_of(key)); }
+  void contains_many_level_keys(const LevelKey* keys, size_t n, uint8_t* out) const override {
+    contains_probes</*kAccumulate=*/true>(n, out, [&](size_t i) { return probe_of(keys[i]); });
+  }
   uint64_t alt_index(uint64_t bucket, uint32_t fingerprint) const override {
     return hasher_.alt_index(bucket, fingerprint);
   }
@@ -270,8 +282,19 @@ class CuckooCore final : public FilterCore {
     return {i1, hasher_.alt_index(i1, fp), fp};
   }
 
-  bool contains_hash(uint64_t hash) const {
-    const Probe p = probe_of(hash);
+  // Level 0's probe is the view's own; other levels derive theirs (LevelHasher::probe).
+  Probe probe_of(const LevelKey& key) const {
+    if constexpr (std::is_same_v<Hasher, LevelHasher>) {
+      const LevelProbe p = hasher_.probe(key);
+      return {p.index, p.alt, p.fingerprint};
+    } else {
+      return {key.index0, key.alt0, key.fp0};
+    }
+  }
+
+  bool contains_hash(uint64_t hash) const { return contains_probe(probe_of(hash)); }
+
+  CUCKOO_INLINE bool contains_probe(const Probe& p) const {
     const uint64_t found = table_.match_either(p.i1, p.i2, p.fp);
     // Branch-free on the answer: at 50% positive queries a branch on it would mispredict half the time and
     // flush the lookups in flight behind it. The victim test is a branch on the fingerprint alone: an
@@ -299,11 +322,16 @@ class CuckooCore final : public FilterCore {
   // inside a block of 256: 1.10x on a 192 MB table.)
   template <bool kAccumulate = false, typename HashOf>
   CUCKOO_FLATTEN void contains_keys(size_t n, uint8_t* out, HashOf hash_of) const {
+    contains_probes<kAccumulate>(n, out, [&](size_t i) { return probe_of(hash_of(i)); });
+  }
+
+  template <bool kAccumulate, typename ProbeOf>
+  CUCKOO_FLATTEN void contains_probes(size_t n, uint8_t* out, ProbeOf probe_of_key) const {
     Probe probes[kLookupBlock];
     for (size_t start = 0; start < n; start += kLookupBlock) {
       const size_t m = n - start < kLookupBlock ? n - start : kLookupBlock;
       for (size_t j = 0; j < m; ++j) {
-        probes[j] = probe_of(hash_of(start + j));
+        probes[j] = probe_of_key(start + j);
         prefetch_probe(probes[j]);
       }
       for (size_t j = 0; j < m; ++j) {

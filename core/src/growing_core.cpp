@@ -1,6 +1,7 @@
 // core/src/growing_core.cpp: see growing_core.h.
 #include "growing_core.h"
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -14,14 +15,26 @@ constexpr size_t kBlock = 256;
 // A single lookup starts loading the buckets of this many levels ahead of the one it probes: each probe is
 // one or two cache misses, and without the prefetch the CPU would wait for them level after level.
 constexpr size_t kPrefetchLevels = 4;
+// Levels this small grow instead of refusing a failed walk: a jam below half load is ordinary chance in a
+// handful of buckets, and growing past them costs little memory.
+constexpr uint64_t kJamCheckSlots = 4096;
+
+// Items at which the newest level counts as full: a fixed filter's target load for its shape. The last
+// few percent before a walk fails cost several times the average insert, and the next level is cheaper.
+uint64_t growth_point(const FilterCore& level) {
+  const Config& c = level.config();
+  return static_cast<uint64_t>(static_cast<double>(c.slot_count()) *
+                               default_target_load(c.bucket_size, c.fingerprint_bits));
+}
 }  // namespace
 
-GrowingCore::GrowingCore(const Config& config) : FilterCore(config) {
+GrowingCore::GrowingCore(const Config& config)
+    : FilterCore(config), level0_hasher_(config.bucket_count, config.fingerprint_bits) {
   adopt(make_level_core(level_config(config, 0), config, 0));
 }
 
 GrowingCore::GrowingCore(const Config& config, std::vector<std::unique_ptr<FilterCore>> levels)
-    : FilterCore(config) {
+    : FilterCore(config), level0_hasher_(config.bucket_count, config.fingerprint_bits) {
   levels_.reserve(levels.size());
   for (auto& level : levels) {
     size_ += level->size();
@@ -30,7 +43,8 @@ GrowingCore::GrowingCore(const Config& config, std::vector<std::unique_ptr<Filte
 }
 
 void GrowingCore::adopt(std::unique_ptr<FilterCore> level) {
-  level->refuse_jams_below(level->slot_count() / 2);
+  const uint64_t slots = level->slot_count();
+  level->refuse_jams_below(slots >= kJamCheckSlots ? slots / 2 : 0);
   levels_.push_back(std::move(level));
 }
 
@@ -57,22 +71,39 @@ bool GrowingCore::grow() {
   return true;
 }
 
+bool GrowingCore::make_room() {
+  const FilterCore& newest = *levels_.back();
+  if (!newest.is_full() && newest.size() < growth_point(newest)) return true;
+  // Past its growth point the newest level still takes keys if no level can be added, until a walk fails.
+  return grow() || !newest.is_full();
+}
+
 bool GrowingCore::insert_hashed(uint64_t hash) {
-  if (levels_.back()->is_full() && !grow()) return false;
+  if (!make_room()) return false;
   if (!levels_.back()->insert_hashed(hash)) return false;
   ++size_;
   return true;
 }
 
+LevelKey GrowingCore::level_key(uint64_t hash) const {
+  return make_level_key(hash, level0_hasher_, config_.fingerprint_bits);
+}
+
+// Newest first. The newest two levels, which hold about three quarters of the items, are probed without a
+// branch between them (which of them holds a present key is a coin toss, and a mispredicted branch would
+// discard the loads in flight behind it); every probe starts the loads of a level kPrefetchLevels older.
 bool GrowingCore::contains_hashed(uint64_t hash) const {
+  const LevelKey key = level_key(hash);
   const size_t newest = levels_.size() - 1;
-  for (size_t ahead = 0; ahead < kPrefetchLevels && ahead <= newest; ++ahead)
-    levels_[newest - ahead]->prefetch_hashed(hash);
-  for (size_t s = newest + 1; s-- > 0;) {
-    if (s >= kPrefetchLevels) levels_[s - kPrefetchLevels]->prefetch_hashed(hash);
-    if (levels_[s]->contains_hashed(hash)) return true;
-  }
-  return false;
+  for (size_t s = newest + 1; s-- > 0 && newest - s < kPrefetchLevels;) levels_[s]->prefetch_level_key(key);
+  auto probe = [&](size_t s) {
+    if (s >= kPrefetchLevels) levels_[s - kPrefetchLevels]->prefetch_level_key(key);
+    return levels_[s]->contains_level_key(key);
+  };
+  if (newest == 0) return probe(0);
+  bool hit = probe(newest) | probe(newest - 1);
+  for (size_t s = newest - 1; !hit && s-- > 0;) hit = probe(s);
+  return hit;
 }
 
 void GrowingCore::prefetch_hashed(uint64_t hash) const { levels_.back()->prefetch_hashed(hash); }
@@ -101,12 +132,15 @@ size_t GrowingCore::count(uint64_t hash) const {
 size_t GrowingCore::insert_many_hashed(const uint64_t* hashes, size_t n) {
   size_t done = 0;
   while (done < n) {
-    if (levels_.back()->is_full() && !grow()) break;
-    const size_t stored = levels_.back()->insert_many_hashed(hashes + done, n - done);
+    if (!make_room()) break;
+    FilterCore& newest = *levels_.back();
+    const uint64_t point = growth_point(newest);
+    const size_t take = newest.size() < point ? std::min<uint64_t>(n - done, point - newest.size()) : n - done;
+    const size_t stored = newest.insert_many_hashed(hashes + done, take);
     done += stored;
     size_ += stored;
-    // The newest level stops at the first key it cannot take: it filled up (grow and go on) or refused it.
-    if (done < n && !levels_.back()->is_full()) break;
+    // The level stops at the first key it cannot take: it filled up (grow and go on) or refused the key.
+    if (stored < take && !newest.is_full()) break;
   }
   return done;
 }
@@ -115,18 +149,18 @@ size_t GrowingCore::insert_many_hashed(const uint64_t* hashes, size_t n) {
 // is usually found in the newest level or two, so positive lookups cost about two levels' probes whatever
 // the level count. Absent keys are probed in every level.
 void GrowingCore::contains_many_hashed(const uint64_t* hashes, size_t n, uint8_t* out) const {
-  uint64_t pending[kBlock];  // hashes of the keys not found yet
+  LevelKey pending[kBlock];  // the keys not found yet
   uint32_t where[kBlock];    // their positions in out
   uint8_t found[kBlock];
   for (size_t start = 0; start < n; start += kBlock) {
     size_t m = n - start < kBlock ? n - start : kBlock;
     for (size_t j = 0; j < m; ++j) {
-      pending[j] = hashes[start + j];
+      pending[j] = level_key(hashes[start + j]);
       where[j] = static_cast<uint32_t>(start + j);
     }
     for (size_t s = levels_.size(); s-- > 0 && m > 0;) {
       std::memset(found, 0, m);
-      levels_[s]->contains_many_hashed(pending, m, found);
+      levels_[s]->contains_many_level_keys(pending, m, found);
       size_t left = 0;
       for (size_t j = 0; j < m; ++j) {
         out[where[j]] |= found[j];

@@ -4,17 +4,18 @@
 // LevelHasher so that each older level's view of a key (bucket pair, fingerprint) is a function of its
 // view in any newer level. Level 0 is hashed exactly like a fixed filter of the same shape.
 //
-//   insert:   into the newest level. When that level is full (its walk parked a victim), the next insert
-//             first appends an empty level twice as large. Growth allocates and never rehashes or moves an
-//             entry, so inserts stay amortized O(1).
+//   insert:   into the newest level. When that level is full (at a fixed filter's target load for its
+//             shape, or earlier if a walk parked a victim), the next insert first appends an empty level
+//             twice as large. Growth allocates and never rehashes or moves an entry, so inserts stay
+//             amortized O(1), and no level pays for the slow last percent of load.
 //   contains: every level, newest first (the newest levels hold most of the items).
 //   count:    the sum over the levels.
 //   erase:    the first match, newest level first. With the coarsening above this never removes the last
 //             entry of another live key (the proof is in docs/growth.md); oldest first would.
 //
-// Every level refuses a walk that fails below half load (FilterCore::refuse_jams_below): at that load a
-// failure means keys that collide (crafted, or one key repeated), and growing for them would let a few keys
-// double the memory again and again. Such an insert returns false and changes nothing.
+// Every level of 4096 slots or more refuses a walk that fails below half load (refuse_jams_below): at that
+// load a failure means keys that collide (crafted, or one key repeated), and growing for them would let a
+// few keys double the memory again and again. Such an insert returns false and changes nothing.
 #pragma once
 
 #include <cstddef>
@@ -55,6 +56,11 @@ class GrowingCore final : public FilterCore {
   size_t insert_many_hashed(const uint64_t* hashes, size_t n) override;
   void contains_many_hashed(const uint64_t* hashes, size_t n, uint8_t* out) const override;
   void prefetch_hashed(uint64_t hash) const override;
+  bool contains_level_key(const LevelKey& key) const override { return levels_.front()->contains_level_key(key); }
+  void prefetch_level_key(const LevelKey& key) const override { levels_.front()->prefetch_level_key(key); }
+  void contains_many_level_keys(const LevelKey* keys, size_t n, uint8_t* out) const override {
+    levels_.front()->contains_many_level_keys(keys, n, out);
+  }
 
   // Full: the newest level is full and no level may be added (level_limit(), max_memory_bytes).
   bool is_full() const override;
@@ -85,9 +91,13 @@ class GrowingCore final : public FilterCore {
  private:
   // Whether the limits allow another level, and its shape if so.
   bool may_grow(Config* next) const;
+  // Whether the newest level may take a key; adds a level first if the newest is at its growth point.
+  bool make_room();
+  LevelKey level_key(uint64_t hash) const;
   void adopt(std::unique_ptr<FilterCore> level);
 
   std::vector<std::unique_ptr<FilterCore>> levels_;  // levels_[s] is level s; the newest is last
+  BucketHasher level0_hasher_;                        // level 0's hashing, for level_key()
 };
 
 }  // namespace cuckoo::internal

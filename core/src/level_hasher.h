@@ -70,6 +70,38 @@ inline unsigned level_limit(const Config& growing) {
 // The false-positive bound of a growing filter's levels 0..levels-1 when all are full (options.cpp).
 double level_false_positive_bound(const Config& growing, unsigned levels);
 
+// A key's view in level 0, computed once per lookup of a growing filter (make_level_key). Each level
+// derives its own buckets and fingerprint from it in a few instructions (LevelHasher::probe): the index and
+// the extra fingerprint bits are one multiply and a shift each, and the alternate bucket's high part is
+// level 0's, so alt_0 is computed once instead of once per level.
+struct LevelKey {
+  uint64_t low = 0;       // h mod 2^32
+  uint64_t fraction = 0;  // P mod 2^32, whose leading bits extend fp0
+  uint64_t index0 = 0;    // i_0
+  uint64_t alt0 = 0;      // alt_0(i_0, fp0)
+  uint64_t flip = 0;      // C(fp0): the low bits' XOR mask, its top s bits at level s
+  uint32_t fp0 = 0;
+};
+
+// A key's two buckets and fingerprint in one table.
+struct LevelProbe {
+  uint64_t index, alt;
+  uint32_t fingerprint;
+};
+
+inline uint64_t level_flip(uint64_t fingerprint) { return (fingerprint * 0xC2B2AE3D27D4EB4Full) >> 32; }
+
+inline LevelKey make_level_key(uint64_t h, const BucketHasher& level0, unsigned base_fingerprint_bits) {
+  LevelKey k;
+  k.low = h & 0xFFFFFFFFu;
+  k.fraction = ((h >> 32) * ((uint64_t{1} << base_fingerprint_bits) - 1)) & 0xFFFFFFFFu;
+  k.index0 = level0.index(h);
+  k.fp0 = level0.fingerprint(h);
+  k.alt0 = level0.alt_index(k.index0, k.fp0);
+  k.flip = level_flip(k.fp0);
+  return k;
+}
+
 class LevelHasher {
  public:
   LevelHasher() = default;
@@ -95,12 +127,25 @@ class LevelHasher {
 #ifdef CUCKOO_MUTANT_NO_COARSENING
     // Mutation hook (native-tests/mutation.sh): the low bits flip by a hash of the whole level fingerprint,
     // so each level is still a valid filter (an involution without a fixed point) but no longer nests.
-    const uint64_t flip = ((uint64_t{fp} * 0xC2B2AE3D27D4EB4Full) >> 32) >> (32 - level_);
+    const uint64_t flip = level_flip(fp) >> (32 - level_);
 #else
-    const uint64_t flip = ((uint64_t{fp0} * 0xC2B2AE3D27D4EB4Full) >> 32) >> (32 - level_);
+    const uint64_t flip = level_flip(fp0) >> (32 - level_);
 #endif
     const uint64_t low = index & ((uint64_t{1} << level_) - 1);
     return (high << level_) | (low ^ flip);
+  }
+
+  // index(h), alt_index(index(h), fingerprint(h)) and fingerprint(h), from the key's level-0 view.
+  LevelProbe probe(const LevelKey& k) const {
+    const uint64_t index = (k.low * bucket_count_) >> 32;
+    const uint32_t fp = static_cast<uint32_t>((uint64_t{k.fp0} << extra_bits_) | (k.fraction >> (32 - extra_bits_)));
+#ifdef CUCKOO_MUTANT_NO_COARSENING
+    const uint64_t flip = level_flip(fp) >> (32 - level_);
+#else
+    const uint64_t flip = k.flip >> (32 - level_);
+#endif
+    const uint64_t low = index & ((uint64_t{1} << level_) - 1);
+    return {index, (k.alt0 << level_) | (low ^ flip), fp};
   }
 
   uint64_t bucket_count() const { return bucket_count_; }
