@@ -151,8 +151,8 @@ async function withChromium(extra, body) {
 test('browser: headless Chromium loads the package from <script type="module"> and reads native golden filters', async (t) => {
   if (!chromiumAvailable(t)) return;
   assert.ok(
-    existsSync(path.join(root, 'dist', 'cuckoo_wasm.mjs')),
-    'dist/cuckoo_wasm.mjs is missing: run `npm run build` first',
+    existsSync(path.join(root, 'dist', 'cuckoo_wasm_binary.mjs')),
+    'dist/cuckoo_wasm_binary.mjs is missing: run `npm run build` first',
   );
   assert.ok(sidecars.length > 0, `no golden sidecars in ${goldenDir}`);
 
@@ -193,11 +193,11 @@ test('browser: headless Chromium loads the package from <script type="module"> a
     // Chromium may ask for /favicon.ico on its own; nothing else may be missing.
     assert.deepEqual(notFound.filter((p) => p !== '/favicon.ico'), [], 'requests the server could not answer');
 
-    // The browser path is the package's ESM files and the ESM glue: no CJS bundle, no Node built-in.
+    // The browser path is the package's ESM files and the embedded web module: no CJS, no Node built-in.
     const scripts = requests.filter((r) => /\.(m?js)$/.test(r.path) && r.status === 200);
     const scriptPaths = scripts.map((r) => r.path).sort();
     t.diagnostic(`modules the page loaded: ${scriptPaths.join(' ')}`);
-    assert.ok(scriptPaths.includes('/js/index.js') && scriptPaths.includes('/dist/cuckoo_wasm.mjs'), scriptPaths.join());
+    assert.ok(scriptPaths.includes('/js/index.js') && scriptPaths.includes('/dist/cuckoo_wasm_binary.mjs'), scriptPaths.join());
     for (const s of scriptPaths) assert.ok(!s.endsWith('.cjs'), `the page loaded CommonJS ${s}`);
     for (const s of scripts) {
       assert.doesNotMatch(readFileSync(s.body, 'utf8'), nodeBuiltinImport, `${s.path} imports a Node built-in`);

@@ -209,7 +209,7 @@ test('a key getter that calls back into the package cannot corrupt a batch', asy
   assert.deepEqual([...fresh.hasMany(keys)], keys.map(() => 1));
   assert.deepEqual([...f.hasMany(growing)], keys.map(() => 1));
   // A getter that grows memory on each of its first three reads (each repack reads it again): still
-  // every key's bytes. A filter of memory/4 keys takes ~40% of the memory, past the glue's 20% headroom.
+  // every key's bytes. A filter of memory/4 keys takes ~40% of the memory, more than any growth leaves free.
   let reads = 0;
   const everyRead = withGetter(() => {
     if (reads++ < 3) {

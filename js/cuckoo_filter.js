@@ -1,7 +1,7 @@
 // js/cuckoo_filter.js: the public CuckooFilter class, a thin hand-written layer over the core.
 //
 // Roads into wasm (see wasm/bindings.cpp and wasm/hot_path.cpp):
-// - embind (`_CuckooFilter` handle) for construction, configuration, properties and serialization: cold.
+// - a NativeFilter handle (js/native.js) for construction, configuration, properties and serialization: cold.
 // - raw exports for add/has/delete/count: the key is written into a scratch buffer in wasm memory
 //   (js/keys.js) and the call passes (filter address, key address, length), or two u32 halves for integers.
 // - one raw call per chunk of up to 16384 keys for addAll/hasMany (the core's insert_many/contains_many).
@@ -14,6 +14,7 @@ import { rt, loadRuntime, requireRuntime, malloc, free, lastError, callRaw, requ
 import { kInsertBytes, kContainsBytes, kEraseBytes, kCountBytes, kInsertU64, kContainsU64, kEraseU64, kCountU64 } from './runtime.js';
 import { stageKey, staged, checkKeys, insertAll, containsAll, bytesOf } from './keys.js';
 import { toCoreOptions } from './options.js';
+import { NativeFilter } from './native.js';
 
 // Frees the C++ object of a filter that was garbage-collected without dispose().
 const finalizer =
@@ -111,13 +112,13 @@ function toArray(keys, method) {
 let readyPromise = null;
 
 export class CuckooFilter {
-  #handle; // embind handle (_CuckooFilter); null after dispose()
+  #handle; // NativeFilter; null after dispose()
   #ptr; // address of the C++ object as int32: first argument of the raw exports; 0 after dispose()
   #config; // resolved configuration, fixed for the filter's life
 
   // Synchronous construction; needs the module loaded (`await CuckooFilter.ready`).
   constructor(options) {
-    const runtime = requireRuntime();
+    requireRuntime();
     let handle = null;
     if (options === kAdopt) {
       handle = adopting;
@@ -126,7 +127,7 @@ export class CuckooFilter {
     if (handle === null) {
       const core = toCoreOptions(options);
       requireHeadroom();
-      handle = runtime.M._CuckooFilter._create(core);
+      handle = NativeFilter.create(core);
       if (handle === null) throw lastError();
     }
     let config;
@@ -139,10 +140,6 @@ export class CuckooFilter {
     this.#handle = handle;
     this.#ptr = handle._address() | 0; // int32 for calls (never 0 for a live object)
     this.#config = config;
-    // embind hands u64 over as a signed BigInt.
-    this.#config.seed = BigInt.asUintN(64, this.#config.seed);
-    this.#config.bucketCount = BigInt.asUintN(64, this.#config.bucketCount);
-    this.#config.maxMemoryBytes = BigInt.asUintN(64, this.#config.maxMemoryBytes);
     if (finalizer !== null) finalizer.register(this, handle, this);
   }
 
@@ -178,7 +175,7 @@ export class CuckooFilter {
     try {
       runtime.heap.set(view, ptr);
       requireHeadroom();
-      handle = runtime.M._CuckooFilter._deserialize(ptr, view.length);
+      handle = NativeFilter.deserialize(ptr, view.length);
     } finally {
       free(ptr);
     }
@@ -293,12 +290,12 @@ export class CuckooFilter {
 
   get size() {
     this.#live('size');
-    return Number(BigInt.asUintN(64, this.#handle._size()));
+    return this.#handle._size();
   }
 
   get capacity() {
     this.#live('capacity');
-    return Number(BigInt.asUintN(64, this.#handle._slotCount()));
+    return this.#handle._slotCount();
   }
 
   get loadFactor() {
@@ -323,7 +320,7 @@ export class CuckooFilter {
 
   get bucketCount() {
     this.#live('bucketCount');
-    return Number(BigInt.asUintN(64, this.#handle._bucketCount()));
+    return this.#handle._bucketCount();
   }
 
   get bucketSize() {

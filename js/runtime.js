@@ -1,14 +1,18 @@
 // js/runtime.js: loads the WebAssembly module once and owns everything that lives in its memory on the
 // JS side: the raw exports, the current HEAPU8/HEAPU32 views, and the reusable scratch buffers.
 //
-// The module is an Emscripten build (web/worker glue only) whose .wasm ships as a base64 string in a JS
-// module; it is decoded here and handed to the glue as `wasmBinary`. So loading needs no fetch() (not
-// even of a data: URL, which a Content-Security-Policy connect-src would block), no fs, no Buffer and no
-// __dirname: the same code runs in Node >= 18, browsers, workers and bundlers. A page's CSP needs only
-// script-src 'wasm-unsafe-eval' (or 'unsafe-eval'), as for any WebAssembly. Loading starts on first use,
-// not at import.
-import createCuckooModule from '../dist/cuckoo_wasm.mjs';
-import wasmBase64 from '../dist/cuckoo_wasm_binary.mjs';
+// The module (wasm/: a standalone build with plain C exports and no Emscripten JS glue) ships inside a
+// JS module as base64 (dist/cuckoo_wasm_binary.*, written by scripts/build-wasm.mjs), deflate-compressed
+// in the browser's flavour. It is decoded here and instantiated with its two imports. So loading needs no
+// fetch() (not even of a data: URL, which a Content-Security-Policy connect-src would block), no fs, no
+// Buffer and no __dirname: the same code runs in Node >= 18, browsers, workers and bundlers. A page's CSP
+// needs only script-src 'wasm-unsafe-eval' (or 'unsafe-eval'), as for any WebAssembly. Loading starts on
+// first use, not at import.
+//
+// Which module: the ES module build (browsers, workers, bundlers) gets the small "web" flavour; Node, whose
+// entries go through the CommonJS bundle (js/index.node.js, js/index.cjs), the fast "node" flavour.
+// wasm/CMakeLists.txt says how they differ; they give the same bytes, answers and errors.
+import wasmBinary from '../dist/cuckoo_wasm_binary.mjs';
 
 // The loaded runtime. Filled in by loadRuntime(); `rt.M === null` until then.
 export const rt = {
@@ -29,22 +33,61 @@ export const kMinScratch = kInitialScratch;
 let loading = null;
 
 function decodeBase64(text) {
+  // Node's Buffer decodes natively (the node flavour is the larger module). Read off globalThis: a free
+  // `Buffer` identifier makes some bundlers inject a Buffer polyfill into the browser bundle.
+  const NodeBuffer = globalThis.Buffer;
+  if (typeof NodeBuffer === 'function' && typeof NodeBuffer.from === 'function') {
+    const b = NodeBuffer.from(text, 'base64');
+    return new Uint8Array(b.buffer, b.byteOffset, b.length);
+  }
   const binary = atob(text);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return bytes;
 }
 
-// The glue, started; a promise that rejects (never a synchronous throw) when it cannot start.
-function startModule() {
+// The module's bytes: { base64, deflated } as the build wrote them; deflated ones go through the
+// platform's DecompressionStream (browsers since 2023, Node >= 18), whose output a Response collects.
+async function moduleBytes() {
+  const bytes = decodeBase64(wasmBinary.base64);
+  if (!wasmBinary.deflated) return bytes;
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate'));
+  return new Response(stream).arrayBuffer();
+}
+
+// The instance's exports under Emscripten's names (`_malloc`, `_cuckoo_insert_bytes`, ...), with HEAPU8
+// the current view of its memory.
+async function startModule() {
   if (typeof WebAssembly !== 'object' || WebAssembly === null) {
-    return Promise.reject(new Error('cuckoo-wasm: this JavaScript engine has no WebAssembly (is it run with --jitless?)'));
+    throw new Error('cuckoo-wasm: this JavaScript engine has no WebAssembly (is it run with --jitless?)');
   }
-  try {
-    return createCuckooModule({ wasmBinary: decodeBase64(wasmBase64) });
-  } catch (err) {
-    return Promise.reject(err);
+  let memory = null;
+  const imports = {
+    // malloc grew the memory: the old ArrayBuffer is detached, so every view is renewed.
+    env: { emscripten_notify_memory_growth: () => renewViews(new Uint8Array(memory.buffer)) },
+    // Only abort() and std::terminate() get here, which the module never reaches by design.
+    wasi_snapshot_preview1: {
+      proc_exit: (code) => {
+        throw new Error(`cuckoo-wasm: the WebAssembly module aborted (exit code ${code})`);
+      },
+    },
+  };
+  const bytes = await moduleBytes();
+  // The node flavour (not deflated) is compiled on this thread: an async compile waits, idle, for V8's
+  // background threads, which on a busy machine took 50-140 ms of a cold start instead of ~5.
+  const instance = wasmBinary.deflated
+    ? (await WebAssembly.instantiate(bytes, imports)).instance
+    : new WebAssembly.Instance(new WebAssembly.Module(bytes), imports);
+  const exports = instance.exports;
+  memory = exports.memory;
+  const M = {};
+  for (const [name, value] of Object.entries(exports)) {
+    if (typeof value === 'function') M[`_${name}`] = value;
   }
+  Object.defineProperty(M, 'HEAPU8', { enumerable: true, get: () => rt.heap });
+  renewViews(new Uint8Array(memory.buffer));
+  M.__initialize(); // static constructors (a reactor module has no main)
+  return M;
 }
 
 // Resolves once the module is compiled and instantiated; idempotent.
@@ -110,24 +153,16 @@ export function callRawBatch(op, a, b, c, d, e) {
 }
 
 function bind(M) {
-  // Emscripten's export wrappers (`Module._f = function () { return (Module._f = asm.x).apply(...) }`)
-  // replace themselves with the wasm function on their first call; re-read them after that call, so the
-  // table ends up holding the wasm functions and not the slower wrappers.
   kExportNames.forEach((name, op) => {
     if (typeof M[name] !== 'function') throw new Error(`cuckoo-wasm: the wasm module lacks ${name}`);
-    raw[op] = function firstCall(...args) {
-      const result = M[name](...args);
-      raw[op] = M[name];
-      return result;
-    };
+    raw[op] = M[name];
   });
   rt.M = M;
-  watchHeap(M);
   setScratch(malloc(kInitialScratch), kInitialScratch);
   // Make callRaw's call site megamorphic before any user code runs (see callRaw): two read-only calls
-  // with different targets on a throwaway filter.
-  const probe = M._CuckooFilter._create(probeOptions);
-  const address = probe._address();
+  // with different targets on a throwaway filter (capacity 1, 8-bit fingerprints, b = 4, 1 kick).
+  const address = M._cuckoo_create(1n, 0, 8, 4, 1, 0n, 0, 0, 0n, 0, 0, 0n);
+  if (address === 0) throw lastError();
   for (let i = 0; i < 2; i++) {
     callRaw(kContainsBytes, address, rt.scratch, 0);
     callRaw(kContainsU64, address, 0, 0);
@@ -137,23 +172,8 @@ function bind(M) {
   callRawBatch(kContainsMany, address, rt.scratch, rt.scratch, 0, rt.scratch);
   callRawBatch(kInsertMany, address, rt.scratch, rt.scratch, 0);
   callRawBatch(kContainsMany, address, rt.scratch, rt.scratch, 0, rt.scratch);
-  probe.delete();
+  M._cuckoo_destroy(address);
 }
-
-const probeOptions = {
-  capacity: 1n,
-  fpr: 0,
-  fingerprintBits: 8,
-  bucketSize: 4,
-  maxKicks: 1,
-  seed: 0n,
-  semiSort: false,
-  targetLoad: 0,
-  bucketCount: 0n,
-  hugePages: false,
-  growable: false,
-  maxMemoryBytes: 0n,
-};
 
 // The runtime, or an Error telling the caller to await it: for the synchronous API.
 export function requireRuntime() {
@@ -166,24 +186,10 @@ export function requireRuntime() {
   return rt;
 }
 
-// Memory growth detaches the old ArrayBuffer, and the glue then assigns a fresh view to Module.HEAPU8
-// (updateGlobalBufferAndViews). Turning that property into an accessor renews every view in rt on every
-// such assignment, whatever caused the growth: the per-key road uses them with no check at all. (A stale
-// view would silently drop the key's bytes; checking for detachment per key costs ~20 ns.)
-function watchHeap(M) {
-  let view = M.HEAPU8;
-  renewViews(view);
-  Object.defineProperty(M, 'HEAPU8', {
-    configurable: true,
-    enumerable: true,
-    get: () => view,
-    set: (next) => {
-      view = next;
-      renewViews(next);
-    },
-  });
-}
-
+// Memory growth detaches the old ArrayBuffer; the module reports each growth (emscripten_notify_memory_growth,
+// from inside malloc), and renewViews() then replaces every view in rt, whatever caused the growth: the
+// per-key road uses them with no check at all. (A stale view would silently drop the key's bytes; checking
+// for detachment per key costs ~20 ns.)
 function renewViews(heap) {
   rt.heap = heap;
   rt.heap32 = new Uint32Array(heap.buffer);
@@ -204,10 +210,9 @@ const kMaxAlloc = 2 ** 32 - 2 ** 16;
 
 // With wasm memory exhausted, a C++ allocation that fails cannot allocate its own std::bad_alloc either
 // (Emscripten's libc++abi keeps no emergency pool for exception objects): std::terminate() runs and, under
-// wasm exceptions, recurses until the JS stack overflows. Embind also copies the options of _create and the
-// configuration of _config through structs it allocates with `new`, outside any C++ try block. So create
-// and deserialize first check that a little memory is free, enough for those, a filter's small objects and
-// any exception; a table that does not fit in what remains is then reported as usual (factory.cpp).
+// wasm exceptions, recurses until the JS stack overflows. So create, deserialize and merge first check that
+// a little memory is free, enough for a filter's small objects, the core's error message and any
+// exception; a table that does not fit in what remains is then reported as usual (factory.cpp).
 const kHeadroom = 16384;
 
 export function requireHeadroom() {
@@ -298,7 +303,7 @@ function readCString(address) {
 
 // The kind of error the last create/deserialize/insert recorded (0: none).
 export function lastErrorKind() {
-  return rt.M._lastErrorKind();
+  return rt.M._cuckoo_last_error_kind();
 }
 
 // Builds the JS Error for the last failed create/deserialize, or for an insert whose growth did not fit:
@@ -306,8 +311,8 @@ export function lastErrorKind() {
 // message is the C++ what() text.
 export function lastError() {
   const M = rt.M;
-  const kind = M._lastErrorKind();
-  const message = readCString(M._lastErrorMessage() >>> 0);
+  const kind = M._cuckoo_last_error_kind();
+  const message = readCString(M._cuckoo_last_error_message() >>> 0);
   // Options are the caller's: name them in JS. A header's fields keep docs/format.md's names.
   if (kind === kInvalidArgument || kind === kOutOfMemory) return new RangeError(jsOptionNames(message));
   return new Error(message);

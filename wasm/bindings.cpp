@@ -1,64 +1,88 @@
-// wasm/bindings.cpp: embind registrations only (the class, its options and the cold calls).
+// wasm/bindings.cpp: the cold calls as plain C exports (construction, configuration, properties,
+// serialization, merge, errors); js/native.js wraps them. The per-key and batch calls are in hot_path.cpp.
 //
-// Names start with `_`: they are the raw surface that js/cuckoo_filter.js wraps into the public API
-// (Manifold's convention). Per-key and batch calls do not come through here: embind's std::string
-// marshalling costs ~3x the hash itself, so they are plain exports in hot_path.cpp.
-#include <emscripten/bind.h>
+// A plain C surface rather than embind: the module then needs no Emscripten JS glue at all (js/runtime.js
+// instantiates it with its two imports), which is most of what the package's JS would otherwise weigh.
+// 64-bit integers cross as BigInt (i64 parameters); counts come back as doubles (exact below 2^53).
+#include <emscripten/emscripten.h>
+
+#include <cstddef>
+#include <cstdint>
 
 #include "cuckoo/cuckoo.h"
 #include "factory.h"
 
-using cuckoo::Config;
 using cuckoo::CuckooFilter;
-using cuckoo_wasm::JsOptions;
-using namespace emscripten;
 
-EMSCRIPTEN_BINDINGS(cuckoo) {
-  // 64-bit fields (capacity, seed, bucket_count, max_memory_bytes) cross as BigInt (-sWASM_BIGINT).
-  value_object<JsOptions>("_Options")
-      .field("capacity", &JsOptions::capacity)
-      .field("fpr", &JsOptions::fpr)
-      .field("fingerprintBits", &JsOptions::fingerprint_bits)
-      .field("bucketSize", &JsOptions::bucket_size)
-      .field("maxKicks", &JsOptions::max_kicks)
-      .field("seed", &JsOptions::seed)
-      .field("semiSort", &JsOptions::semi_sort)
-      .field("targetLoad", &JsOptions::target_load)
-      .field("bucketCount", &JsOptions::bucket_count)
-      .field("hugePages", &JsOptions::huge_pages)
-      .field("growable", &JsOptions::growable)
-      .field("maxMemoryBytes", &JsOptions::max_memory_bytes);
+extern "C" {
 
-  value_object<Config>("_Config")
-      .field("bucketSize", &Config::bucket_size)
-      .field("fingerprintBits", &Config::fingerprint_bits)
-      .field("semiSort", &Config::semi_sort)
-      .field("maxKicks", &Config::max_kicks)
-      .field("seed", &Config::seed)
-      .field("bucketCount", &Config::bucket_count)
-      .field("hugePages", &Config::huge_pages)
-      .field("growable", &Config::growable)
-      .field("maxMemoryBytes", &Config::max_memory_bytes);
-
-  class_<CuckooFilter>("_CuckooFilter")
-      .class_function("_create", &cuckoo_wasm::create_filter, allow_raw_pointers())
-      .class_function("_deserialize", &cuckoo_wasm::deserialize_filter, allow_raw_pointers())
-      .function("_address", &cuckoo_wasm::address_of)
-      .function("_config", &cuckoo_wasm::config_of)
-      .function("_fprBound", &CuckooFilter::false_positive_bound)
-      .function("_levels", &CuckooFilter::levels)
-      .function("_size", &CuckooFilter::size)
-      .function("_bucketCount", &CuckooFilter::bucket_count)
-      .function("_slotCount", &CuckooFilter::slot_count)
-      .function("_isFull", &CuckooFilter::is_full)
-      .function("_loadFactor", &CuckooFilter::load_factor)
-      .function("_bitsPerItem", &CuckooFilter::bits_per_item)
-      .function("_memoryBytes", &CuckooFilter::memory_bytes)
-      .function("_serializedSize", &CuckooFilter::serialized_size)
-      .function("_serializeInto", &cuckoo_wasm::serialize_into)
-      .function("_clear", &CuckooFilter::clear)
-      .function("_merge", &cuckoo_wasm::merge_into);
-
-  function("_lastErrorKind", &cuckoo_wasm::last_error_kind);
-  function("_lastErrorMessage", &cuckoo_wasm::last_error_message);
+// Returns a new filter, or null with the error recorded (cuckoo_last_error_*). Zero means "not given" for
+// fpr, fingerprint_bits, target_load and bucket_count (JS has refused zero for each of them already), and
+// "no limit" for max_memory_bytes, as in the core.
+EMSCRIPTEN_KEEPALIVE CuckooFilter* cuckoo_create(uint64_t capacity, double fpr, uint32_t fingerprint_bits,
+                                                 uint32_t bucket_size, uint32_t max_kicks, uint64_t seed,
+                                                 int semi_sort, double target_load, uint64_t bucket_count,
+                                                 int huge_pages, int growable, uint64_t max_memory_bytes) {
+  cuckoo_wasm::JsOptions options;
+  options.capacity = capacity;
+  options.fpr = fpr;
+  options.fingerprint_bits = fingerprint_bits;
+  options.bucket_size = bucket_size;
+  options.max_kicks = max_kicks;
+  options.seed = seed;
+  options.semi_sort = semi_sort != 0;
+  options.target_load = target_load;
+  options.bucket_count = bucket_count;
+  options.huge_pages = huge_pages != 0;
+  options.growable = growable != 0;
+  options.max_memory_bytes = max_memory_bytes;
+  return cuckoo_wasm::create_filter(options);
 }
+
+EMSCRIPTEN_KEEPALIVE CuckooFilter* cuckoo_deserialize(const uint8_t* data, size_t size) {
+  return cuckoo_wasm::deserialize_filter(reinterpret_cast<uintptr_t>(data), size);
+}
+
+EMSCRIPTEN_KEEPALIVE void cuckoo_destroy(CuckooFilter* f) { delete f; }
+
+// Writes the resolved configuration at out: u32 bucket_size, fingerprint_bits, max_kicks, semi_sort,
+// huge_pages, growable, then u64 seed, bucket_count (the first level's), max_memory_bytes (js/native.js
+// reads this layout).
+EMSCRIPTEN_KEEPALIVE void cuckoo_config(const CuckooFilter* f, uint32_t* out) {
+  const cuckoo::Config c = f->config();
+  out[0] = c.bucket_size;
+  out[1] = c.fingerprint_bits;
+  out[2] = c.max_kicks;
+  out[3] = c.semi_sort;
+  out[4] = c.huge_pages;
+  out[5] = c.growable;
+  reinterpret_cast<uint64_t*>(out)[3] = c.seed;
+  reinterpret_cast<uint64_t*>(out)[4] = c.bucket_count;
+  reinterpret_cast<uint64_t*>(out)[5] = c.max_memory_bytes;
+}
+
+EMSCRIPTEN_KEEPALIVE double cuckoo_size(const CuckooFilter* f) { return static_cast<double>(f->size()); }
+// Of every level: grows with a growing filter, unlike the configuration's.
+EMSCRIPTEN_KEEPALIVE double cuckoo_bucket_count(const CuckooFilter* f) { return static_cast<double>(f->bucket_count()); }
+EMSCRIPTEN_KEEPALIVE double cuckoo_slot_count(const CuckooFilter* f) { return static_cast<double>(f->slot_count()); }
+EMSCRIPTEN_KEEPALIVE uint32_t cuckoo_levels(const CuckooFilter* f) { return f->levels(); }
+EMSCRIPTEN_KEEPALIVE int cuckoo_is_full(const CuckooFilter* f) { return f->is_full(); }
+EMSCRIPTEN_KEEPALIVE double cuckoo_load_factor(const CuckooFilter* f) { return f->load_factor(); }
+EMSCRIPTEN_KEEPALIVE double cuckoo_bits_per_item(const CuckooFilter* f) { return f->bits_per_item(); }
+// The bound of the filter as it is (its levels so far), not of the configuration.
+EMSCRIPTEN_KEEPALIVE double cuckoo_fpr_bound(const CuckooFilter* f) { return f->false_positive_bound(); }
+EMSCRIPTEN_KEEPALIVE size_t cuckoo_serialized_size(const CuckooFilter* f) { return f->serialized_size(); }
+EMSCRIPTEN_KEEPALIVE void cuckoo_serialize_into(const CuckooFilter* f, uint8_t* out) { f->serialize_to(out); }
+EMSCRIPTEN_KEEPALIVE void cuckoo_clear(CuckooFilter* f) { f->clear(); }
+
+// target.merge(source): 1, or 0 with the error recorded and the target unchanged.
+EMSCRIPTEN_KEEPALIVE int cuckoo_merge(CuckooFilter* target, const CuckooFilter* source) {
+  return cuckoo_wasm::merge_into(*target, *source);
+}
+
+EMSCRIPTEN_KEEPALIVE int cuckoo_last_error_kind() { return cuckoo_wasm::last_error_kind(); }
+EMSCRIPTEN_KEEPALIVE const char* cuckoo_last_error_message() {
+  return reinterpret_cast<const char*>(cuckoo_wasm::last_error_message());
+}
+
+}  // extern "C"

@@ -1,7 +1,8 @@
 // wasm/factory.cpp: see factory.h. Each wrapper catches, records and returns nullptr.
 #include "factory.h"
 
-#include <cstdio>
+#include <cstdint>
+#include <cstring>
 #include <exception>
 #include <new>
 #include <stdexcept>
@@ -18,24 +19,59 @@ int g_kind = kNoError;
 // bad_alloc out of the handler, and JS got a bare WebAssembly.Exception instead of a RangeError.)
 char g_message[2048] = "";
 
+// Appends text to the message, cut to fit the buffer (NUL-terminated).
+void append(const char* text) {
+  const size_t used = std::strlen(g_message);
+  std::strncat(g_message, text, sizeof g_message - 1 - used);
+}
+
 void record(int kind, const char* message) {
   g_kind = kind;
-  std::snprintf(g_message, sizeof g_message, "%s", message);
+  g_message[0] = '\0';
+  append(message);
 }
 
 // The table size a failed allocation asked for (0 if unknown), for the out-of-memory message.
 uint64_t g_wanted_bytes = 0;
 
-// Writes `what` and a table size as the out-of-memory messages show it ("'s 1.27 MiB table"); "" if unknown.
-void describe_table(const char* what, uint64_t bytes, char* out, size_t out_size) {
+// Appends n in decimal.
+void append_unsigned(uint64_t n) {
+  char text[21];
+  char* p = text + sizeof text;
+  *--p = '\0';
+  do *--p = static_cast<char>('0' + n % 10); while ((n /= 10) != 0);
+  append(p);
+}
+
+// Appends bytes / 2^shift with two decimals, rounded half to even as printf("%.2f") rounds the exact value.
+void append_fixed2(uint64_t bytes, unsigned shift) {
+  const uint64_t unit = uint64_t{1} << shift;
+  const uint64_t scaled = (bytes & (unit - 1)) * 100;  // < 100 * 2^20: no overflow
+  uint64_t hundredths = (bytes >> shift) * 100 + (scaled >> shift);
+  const uint64_t rest = scaled & (unit - 1);
+  if (rest > unit / 2 || (rest == unit / 2 && hundredths % 2 == 1)) ++hundredths;
+  append_unsigned(hundredths / 100);
+  const char decimals[] = {'.', static_cast<char>('0' + hundredths / 10 % 10), static_cast<char>('0' + hundredths % 10), '\0'};
+  append(decimals);
+}
+
+// Appends `what` and a table size as the out-of-memory messages show it ("'s 1.27 MiB table"); nothing if
+// the size is unknown (0).
+void append_table(const char* what, uint64_t bytes) {
+  if (bytes == 0) return;
+  append(what);
   if (bytes >= (1 << 20)) {
-    std::snprintf(out, out_size, "%s %.2f MiB table", what, static_cast<double>(bytes) / (1 << 20));
+    append(" ");
+    append_fixed2(bytes, 20);
+    append(" MiB table");
   } else if (bytes >= 1024) {
-    std::snprintf(out, out_size, "%s %.2f KiB table", what, static_cast<double>(bytes) / 1024);
-  } else if (bytes != 0) {
-    std::snprintf(out, out_size, "%s %u-byte table", what, static_cast<unsigned>(bytes));
+    append(" ");
+    append_fixed2(bytes, 10);
+    append(" KiB table");
   } else {
-    out[0] = '\0';
+    append(" ");
+    append_unsigned(bytes);
+    append("-byte table");
   }
 }
 
@@ -48,10 +84,12 @@ constexpr char kMemoryLimits[] =
     "table to just under 2 GiB";
 
 void record_out_of_memory() {
-  char table[64];
-  describe_table("'s", g_wanted_bytes, table, sizeof table);
-  std::snprintf(g_message, sizeof g_message, "cuckoo: not enough memory for this filter%s (%s)", table,
-                kMemoryLimits);
+  g_message[0] = '\0';
+  append("cuckoo: not enough memory for this filter");
+  append_table("'s", g_wanted_bytes);
+  append(" (");
+  append(kMemoryLimits);
+  append(")");
   g_kind = kOutOfMemory;
 }
 
@@ -114,8 +152,7 @@ bool merge_into(cuckoo::CuckooFilter& target, const cuckoo::CuckooFilter& source
   // A shape mismatch (std::invalid_argument) and a union that does not fit (std::length_error) are both
   // plain Errors in JS, not RangeErrors: no option is out of range. Out of memory for the copy of the
   // table is the usual RangeError.
-  g_kind = kNoError;
-  g_message[0] = '\0';
+  clear_error();
   g_wanted_bytes = target.config().table_bytes();
   try {
     target.merge(source);
@@ -131,10 +168,6 @@ bool merge_into(cuckoo::CuckooFilter& target, const cuckoo::CuckooFilter& source
 int last_error_kind() { return g_kind; }
 uintptr_t last_error_message() { return reinterpret_cast<uintptr_t>(g_message); }
 
-uintptr_t address_of(const cuckoo::CuckooFilter& filter) { return reinterpret_cast<uintptr_t>(&filter); }
-
-cuckoo::Config config_of(const cuckoo::CuckooFilter& filter) { return filter.config(); }
-
 void clear_error() {
   g_kind = kNoError;
   g_message[0] = '\0';
@@ -143,16 +176,13 @@ void clear_error() {
 void record_growth_out_of_memory(const cuckoo::CuckooFilter& filter) {
   // The level that did not fit is the next one: level_config() is the growth schedule itself.
   const uint64_t wanted = cuckoo::internal::level_config(filter.config(), filter.levels()).table_bytes();
-  char table[64];
-  describe_table(" its next level's", wanted, table, sizeof table);
-  std::snprintf(g_message, sizeof g_message,
-                "cuckoo: not enough memory to grow this filter:%s does not fit (nothing was lost; %s)", table,
-                kMemoryLimits);
+  g_message[0] = '\0';
+  append("cuckoo: not enough memory to grow this filter:");
+  append_table(" its next level's", wanted);
+  append(" does not fit (nothing was lost; ");
+  append(kMemoryLimits);
+  append(")");
   g_kind = kOutOfMemory;
-}
-
-void serialize_into(const cuckoo::CuckooFilter& filter, uintptr_t out) {
-  filter.serialize_to(reinterpret_cast<uint8_t*>(out));
 }
 
 }  // namespace cuckoo_wasm

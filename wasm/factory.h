@@ -2,10 +2,10 @@
 //
 // The core reports impossible options with std::invalid_argument, bad bytes with cuckoo::FormatError and a
 // table that does not fit in wasm's 4 GiB with std::bad_alloc (also from an insert into a growing filter
-// whose new level does not fit: hot_path.cpp catches those and records them here). A C++ exception escaping into JS would show
-// up as an opaque WebAssembly.Exception (or an abort), so every function here catches, records the error
-// (kind + the core's what() text) and returns nullptr; the JS layer reads the record and throws the
-// matching Error subclass with the same message. Built with -fwasm-exceptions, so the try blocks cost
+// whose new level does not fit: hot_path.cpp catches those and records them here). A C++ exception
+// escaping into JS would show up as an opaque WebAssembly.Exception (or an abort), so every function here
+// catches, records the error (kind + the core's what() text) and returns nullptr; the JS layer reads the
+// record and throws the matching Error subclass with the same message. Built with -fwasm-exceptions, so the try blocks cost
 // nothing when nothing is thrown.
 #pragma once
 
@@ -25,8 +25,8 @@ enum ErrorKind : int {
   kOther = 4,            // anything else -> Error
 };
 
-// cuckoo::Options as JS passes them (js/options.js, toCoreOptions): the same fields, but with 0 for "not
-// given" where the core has std::optional (embind 3.1.6 binds no std::optional). No ambiguity: JS has
+// cuckoo::Options as JS passes them (js/options.js, toCoreOptions; wasm/bindings.cpp): the same fields, but with 0 for "not
+// given" where the core has std::optional (C has no std::optional). No ambiguity: JS has
 // already refused 0 for each of these (fpr must be in (0, 1), fingerprintBits in 4..32, ...).
 struct JsOptions {
   uint64_t capacity = 0;
@@ -56,16 +56,10 @@ int last_error_kind();
 // std::string: returning one allocates, and the error to report may be that memory ran out.
 uintptr_t last_error_message();
 
-// The object's address in wasm memory: the first argument of every hot_path.cpp export.
-uintptr_t address_of(const cuckoo::CuckooFilter& filter);
-// A copy of the resolved configuration (embind returns value objects by value).
-cuckoo::Config config_of(const cuckoo::CuckooFilter& filter);
 // For the inserts of hot_path.cpp, which throw std::bad_alloc only when a growing filter's new level does
 // not fit: forgets the last error before a call, and records this one (kOutOfMemory, a message naming the
 // size of the level that did not fit). The record is a fixed buffer, so recording allocates nothing.
 void clear_error();
 void record_growth_out_of_memory(const cuckoo::CuckooFilter& filter);
-// Writes filter.serialized_size() bytes at address out.
-void serialize_into(const cuckoo::CuckooFilter& filter, uintptr_t out);
 
 }  // namespace cuckoo_wasm

@@ -7,6 +7,8 @@
 //
 // The main benchmark (run.mjs) uses short keys ("key-"+i); this one shows what other keys cost, e.g.
 // URLs, which are copied into wasm memory by a different road (js/keys.js).
+// It loads js/index.js, the ES module entry, which carries the small web module (what browsers run); for
+// Node's build, side by side with another checkout, see node_ab.mjs.
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
 

@@ -275,7 +275,7 @@ function row(r) {
   const fails = r.peer === 'bloomfilter' ? '-' : fmt.int(r.n - r.addOk);
   const memory = `${fmt.mb(r.memoryBytes)} (${((r.memoryBytes * 8) / r.n).toFixed(1)})`;
   const heapWasm = r.wasm
-    ? `${fmt.mb(r.heapDelta)} / ${fmt.mb(r.wasm.filterBytes)} (module ${fmt.mb(r.wasm.moduleBytes)})`
+    ? `${fmt.mb(r.heapDelta)} / ${fmt.mb(r.wasm.filterBytes)}${r.wasm.moduleBytes === null ? '' : ` (module ${fmt.mb(r.wasm.moduleBytes)})`}`
     : `${fmt.mb(r.heapDelta)} / -`;
   const ser = r.serializedBytes == null ? 'n/a' : fmt.int(r.serializedBytes);
   const rt =

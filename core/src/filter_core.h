@@ -1,6 +1,6 @@
 // core/src/filter_core.h: the cuckoo filter algorithm over a bucket table (paper section 3).
 //
-// FilterCore is the run-time interface (one virtual call per operation, none inside batches) and holds
+// FilterCore is the run-time interface (one virtual call per operation, or per block of a batch) and holds
 // the state every table shares: config, item count, victim slot and the kick RNG. CuckooCore<Table, Hasher>
 // is the algorithm, instantiated for each table shape that make_core() picks (core/src/make_core.cpp).
 // GrowingCore (growing_core.h) is the other implementation: a stack of CuckooCores.
@@ -29,6 +29,16 @@
 #include "bits.h"
 #include "hash.h"
 #include "level_hasher.h"
+
+// How many table shapes get code of their own (core/src/make_core.cpp): 0 natively, 1 in the WASM build
+// Node uses, 2 in the browser's, which keeps the fewest (its download size counts more than its speed).
+#ifndef CUCKOO_COMPACT_SHAPES
+#ifdef __EMSCRIPTEN__
+#define CUCKOO_COMPACT_SHAPES 1
+#else
+#define CUCKOO_COMPACT_SHAPES 0
+#endif
+#endif
 
 namespace cuckoo::internal {
 
@@ -60,10 +70,14 @@ class FilterCore {
   virtual bool erase(uint64_t hash) = 0;
   virtual size_t count(uint64_t hash) const = 0;
   // Batches take keys too. insert_many stops at the first failure and returns the number inserted.
-  virtual size_t insert_many(const uint64_t* keys, size_t n) = 0;
-  virtual size_t insert_many(const std::string_view* keys, size_t n) = 0;
-  virtual void contains_many(const uint64_t* keys, size_t n, uint8_t* out) const = 0;
-  virtual void contains_many(const std::string_view* keys, size_t n, uint8_t* out) const = 0;
+  // These hash a block of keys at a time and hand it to the *_hashed batch below (filter_core.cpp): one
+  // implementation for every core. CuckooCore overrides them with a pipeline that hashes and prefetches in
+  // one pass, except where it keeps the fewest shapes (CUCKOO_COMPACT_SHAPES=2), where the four batches of
+  // each shape would cost more download than they gain.
+  virtual size_t insert_many(const uint64_t* keys, size_t n);
+  virtual size_t insert_many(const std::string_view* keys, size_t n);
+  virtual void contains_many(const uint64_t* keys, size_t n, uint8_t* out) const;
+  virtual void contains_many(const std::string_view* keys, size_t n, uint8_t* out) const;
   virtual void clear() = 0;
 
   // The same operations on a key's hash, for a growing filter's levels (growing_core.h), which hash a key
@@ -142,7 +156,10 @@ class FilterCore {
 // filter's level 0, LevelHasher (level_hasher.h) for its other levels.
 template <typename Table, typename Hasher = BucketHasher>
 class CuckooCore final : public FilterCore {
+  // Entries per bucket: Table::kSlots, or 0 for a table that reads it at run time (slots()). Arrays of a
+  // bucket's entries take kMaxSlots.
   static constexpr unsigned kSlots = Table::kSlots;
+  static constexpr unsigned kMaxSlots = kSlots != 0 ? kSlots : 8;
   // Batched inserts: keys prefetched ahead of the one being inserted (~190 ns of DRAM latency over the
   // work per key needs a few dozen keys in flight), within blocks of kBlock hashes.
   static constexpr size_t kPrefetchDistance = 32;
@@ -190,6 +207,7 @@ class CuckooCore final : public FilterCore {
     return false;
   }
 
+#if CUCKOO_COMPACT_SHAPES < 2
   size_t insert_many(const uint64_t* keys, size_t n) override {
     return insert_keys(n, [&](size_t i) { return hash_u64_(keys[i]); });
   }
@@ -202,6 +220,7 @@ class CuckooCore final : public FilterCore {
   void contains_many(const std::string_view* keys, size_t n, uint8_t* out) const override {
     contains_keys(n, out, [&](size_t i) { return hash_bytes(keys[i].data(), keys[i].size(), config_.seed); });
   }
+#endif
 
   bool insert_hashed(uint64_t hash) override { return insert_hash(hash); }
   bool contains_hashed(uint64_t hash) const override { return contains_hash(hash); }
@@ -389,7 +408,8 @@ class CuckooCore final : public FilterCore {
   // - With refuse_jams_below() set (a growing filter's levels), a walk that fails below that load: its
   //   kicks are undone in reverse order and the kick generator rewound, so the table is as it was.
   CUCKOO_NOINLINE bool walk(uint64_t i, uint64_t alt, uint32_t fp, bool new_key) {
-    if (new_key && table_.count(i, fp) + table_.count(alt, fp) == 2 * kSlots) return false;
+    const unsigned b = slots();
+    if (new_key && table_.count(i, fp) + table_.count(alt, fp) == 2 * b) return false;
     const bool undoable = new_key && size_ < jam_floor_;
     const uint64_t rng_before = rng_state_;
     ++size_;
@@ -397,10 +417,10 @@ class CuckooCore final : public FilterCore {
     if (config_.max_kicks == 0) return give_up(undoable ? &rng_before : nullptr, (r & 1) ? alt : i, fp, 0);
     const uint64_t homes[2] = {i, alt};
     Level level[2];         // the entries of i and alt and their alternate buckets
-    Level next[2][kSlots];  // next[h][s]: the entries of level[h].alts[s] and their alternate buckets
+    Level next[2][kMaxSlots];  // next[h][s]: the entries of level[h].alts[s] and their alternate buckets
     for (unsigned h = 0; h < 2; ++h) read_level(homes[h], level[h]);
     for (unsigned h = 0; h < 2; ++h) {
-      for (unsigned s = 0; s < kSlots; ++s) {
+      for (unsigned s = 0; s < b; ++s) {
         if (table_.insert_empty(level[h].alts[s], level[h].entries[s])) {
           table_.swap(homes[h], s, fp);
           return true;
@@ -408,7 +428,7 @@ class CuckooCore final : public FilterCore {
       }
     }
     for (unsigned h = 0; h < 2; ++h)
-      for (unsigned s = 0; s < kSlots; ++s) read_level(level[h].alts[s], next[h][s]);
+      for (unsigned s = 0; s < b; ++s) read_level(level[h].alts[s], next[h][s]);
     for (unsigned h = 0; h < 2; ++h)
       if (move_two_deep(homes[h], level[h], next[h], fp)) return true;
 
@@ -416,19 +436,19 @@ class CuckooCore final : public FilterCore {
     const unsigned side = r & 1;
     uint64_t bucket = homes[side];
     Level here = level[side];
-    Level ahead[kSlots];
-    std::copy(next[side], next[side] + kSlots, ahead);
+    Level ahead[kMaxSlots];
+    std::copy(next[side], next[side] + b, ahead);
     if (undoable) kicks_.clear();
     unsigned kick = 1;
     for (;; ++kick) {
       r = next_random();
-      const unsigned victim_slot = static_cast<unsigned>(r % kSlots);
+      const unsigned victim_slot = static_cast<unsigned>(r % b);
       if (undoable) kicks_.push_back({bucket, victim_slot});
       fp = table_.swap(bucket, victim_slot, fp);
       bucket = here.alts[victim_slot];
       here = ahead[victim_slot];
       if (kick == config_.max_kicks) break;
-      for (unsigned s = 0; s < kSlots; ++s) read_level(here.alts[s], ahead[s]);
+      for (unsigned s = 0; s < b; ++s) read_level(here.alts[s], ahead[s]);
       if (move_two_deep(bucket, here, ahead, fp)) return true;
     }
     return give_up(undoable ? &rng_before : nullptr, bucket, fp, kick);
@@ -453,13 +473,21 @@ class CuckooCore final : public FilterCore {
 
   // A bucket's entries and the alternate bucket of each; read_level prefetches those buckets.
   struct Level {
-    uint32_t entries[kSlots];
-    uint64_t alts[kSlots];
+    uint32_t entries[kMaxSlots];
+    uint64_t alts[kMaxSlots];
   };
+
+  unsigned slots() const {
+    if constexpr (kSlots != 0) {
+      return kSlots;
+    } else {
+      return table_.slots();
+    }
+  }
 
   void read_level(uint64_t bucket, Level& level) const {
     table_.get_all(bucket, level.entries);
-    for (unsigned s = 0; s < kSlots; ++s) {
+    for (unsigned s = 0, b = slots(); s < b; ++s) {
       level.alts[s] = hasher_.alt_index(bucket, level.entries[s]);
       table_.prefetch_bucket(level.alts[s]);
     }
@@ -470,9 +498,10 @@ class CuckooCore final : public FilterCore {
   // takes its place and fp takes entry s's. The b * b buckets are prefetched together (read_level), so
   // this costs about one more memory latency, but looks at b times more buckets than a kick step does.
   // Near full load, where a step of the walk rarely succeeds, that is what makes construction fast.
-  bool move_two_deep(uint64_t bucket, const Level& level, const Level (&next)[kSlots], uint32_t fp) {
-    for (unsigned s = 0; s < kSlots; ++s) {
-      for (unsigned t = 0; t < kSlots; ++t) {
+  bool move_two_deep(uint64_t bucket, const Level& level, const Level (&next)[kMaxSlots], uint32_t fp) {
+    const unsigned b = slots();
+    for (unsigned s = 0; s < b; ++s) {
+      for (unsigned t = 0; t < b; ++t) {
         // next[s].alts[t] is never level.alts[s] (alt has no fixed point); if it is `bucket` or another
         // level.alts[], it is full and the insert fails, so the buckets changed below are still as read.
         if (table_.insert_empty(next[s].alts[t], next[s].entries[t])) {

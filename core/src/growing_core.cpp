@@ -10,7 +10,7 @@
 namespace cuckoo::internal {
 
 namespace {
-// Keys hashed per block by the batch calls, before each level probes or takes them.
+// Keys per block of contains_many_hashed, which narrows each block to the keys not found yet.
 constexpr size_t kBlock = 256;
 // A single lookup starts loading the buckets of this many levels ahead of the one it probes: each probe is
 // one or two cache misses, and without the prefetch the CPU would wait for them level after level.
@@ -171,42 +171,6 @@ void GrowingCore::contains_many_hashed(const uint64_t* hashes, size_t n, uint8_t
       m = left;
     }
   }
-}
-
-template <typename HashOf>
-size_t GrowingCore::insert_keys(size_t n, HashOf hash_of) {
-  uint64_t hashes[kBlock];
-  for (size_t start = 0; start < n; start += kBlock) {
-    const size_t m = n - start < kBlock ? n - start : kBlock;
-    for (size_t j = 0; j < m; ++j) hashes[j] = hash_of(start + j);
-    const size_t stored = insert_many_hashed(hashes, m);
-    if (stored < m) return start + stored;
-  }
-  return n;
-}
-
-template <typename HashOf>
-void GrowingCore::contains_keys(size_t n, uint8_t* out, HashOf hash_of) const {
-  uint64_t hashes[kBlock];
-  for (size_t start = 0; start < n; start += kBlock) {
-    const size_t m = n - start < kBlock ? n - start : kBlock;
-    for (size_t j = 0; j < m; ++j) hashes[j] = hash_of(start + j);
-    std::memset(out + start, 0, m);
-    contains_many_hashed(hashes, m, out + start);
-  }
-}
-
-size_t GrowingCore::insert_many(const uint64_t* keys, size_t n) {
-  return insert_keys(n, [&](size_t i) { return hash_u64_(keys[i]); });
-}
-size_t GrowingCore::insert_many(const std::string_view* keys, size_t n) {
-  return insert_keys(n, [&](size_t i) { return hash_bytes(keys[i].data(), keys[i].size(), config_.seed); });
-}
-void GrowingCore::contains_many(const uint64_t* keys, size_t n, uint8_t* out) const {
-  contains_keys(n, out, [&](size_t i) { return hash_u64_(keys[i]); });
-}
-void GrowingCore::contains_many(const std::string_view* keys, size_t n, uint8_t* out) const {
-  contains_keys(n, out, [&](size_t i) { return hash_bytes(keys[i].data(), keys[i].size(), config_.seed); });
 }
 
 void GrowingCore::clear() {

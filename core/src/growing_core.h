@@ -48,10 +48,6 @@ class GrowingCore final : public FilterCore {
   }
   bool erase(uint64_t hash) override;
   size_t count(uint64_t hash) const override;
-  size_t insert_many(const uint64_t* keys, size_t n) override;
-  size_t insert_many(const std::string_view* keys, size_t n) override;
-  void contains_many(const uint64_t* keys, size_t n, uint8_t* out) const override;
-  void contains_many(const std::string_view* keys, size_t n, uint8_t* out) const override;
   // Back to a new filter: level 0 only, empty.
   void clear() override;
 
@@ -99,11 +95,6 @@ class GrowingCore final : public FilterCore {
   bool make_room();
   LevelKey level_key(uint64_t hash) const;
   void adopt(std::unique_ptr<FilterCore> level);
-
-  template <typename HashOf>
-  size_t insert_keys(size_t n, HashOf hash_of);
-  template <typename HashOf>
-  void contains_keys(size_t n, uint8_t* out, HashOf hash_of) const;
 
   std::vector<std::unique_ptr<FilterCore>> levels_;  // levels_[s] is level s; the newest is last
   BucketHasher level0_hasher_;                        // level 0's hashing, for level_key()

@@ -13,6 +13,13 @@
 // slower per has() on a short string and 1.12-1.33x on a number key. Baking in b = 4 at 10 and 13 bits
 // (20 KB) made has() 1.00-1.13x faster on strings at fpr 1% and 0.1%, and hasMany() on short strings
 // 1.03-1.20x (bench/js/key_shapes.mjs against the build without them, one process, passes alternating).
+//
+// CUCKOO_COMPACT_SHAPES=2 (the browser's WASM build, where download size matters more than speed) bakes in
+// nothing: one packed table that reads the width and the bucket size at run time and one semi-sorted
+// table, each hashed by LevelHasher. A fixed filter is then hashed as level 0 of a growing one, which
+// places every key exactly as BucketHasher does (level_hasher.h), so the same two CuckooCore
+// instantiations serve fixed filters and every level of growing ones (BucketHasher for the fixed ones as
+// well would double the table code).
 #include <stdexcept>
 
 #include "filter_core.h"
@@ -21,20 +28,12 @@
 #include "packed_table.h"
 #include "semi_sorted_table.h"
 
-#ifndef CUCKOO_COMPACT_SHAPES
-#ifdef __EMSCRIPTEN__
-#define CUCKOO_COMPACT_SHAPES 1
-#else
-#define CUCKOO_COMPACT_SHAPES 0
-#endif
-#endif
-
 namespace cuckoo::internal {
 
 namespace {
 
 // Every width, read at run time, with the fewest loads per bucket the width allows (packed_table.h's
-// kLoads). The compact build leaves out the two-load variant: it is only a little faster than the general
+// kLoads). The compact builds leave out the two-load variant: it is only a little faster than the general
 // code, and every browser would download it.
 template <unsigned kBucketSize, typename Hasher>
 std::unique_ptr<FilterCore> make_run_time_width(const Config& config, const Hasher& hasher) {
@@ -48,7 +47,9 @@ std::unique_ptr<FilterCore> make_run_time_width(const Config& config, const Hash
   return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0>, Hasher>>(config, hasher);
 }
 
-constexpr bool bakes_in_widths(unsigned bucket_size) { return !CUCKOO_COMPACT_SHAPES || bucket_size == 4; }
+constexpr bool bakes_in_widths(unsigned bucket_size) {
+  return CUCKOO_COMPACT_SHAPES == 0 || (CUCKOO_COMPACT_SHAPES == 1 && bucket_size == 4);
+}
 
 template <unsigned kBucketSize>
 std::unique_ptr<FilterCore> make_packed(const Config& config) {
@@ -62,7 +63,7 @@ std::unique_ptr<FilterCore> make_packed(const Config& config) {
       default: break;
     }
   }
-  if constexpr (kBucketSize == 4) {
+  if constexpr (kBucketSize == 4 && CUCKOO_COMPACT_SHAPES < 2) {
     switch (config.fingerprint_bits) {
       case 10: return std::make_unique<CuckooCore<PackedTable<4, 10>>>(config);
       case 13: return std::make_unique<CuckooCore<PackedTable<4, 13>>>(config);
@@ -72,6 +73,7 @@ std::unique_ptr<FilterCore> make_packed(const Config& config) {
   return make_run_time_width<kBucketSize, BucketHasher>(config, BucketHasher(config.bucket_count, config.fingerprint_bits));
 }
 
+#if CUCKOO_COMPACT_SHAPES < 2
 std::unique_ptr<FilterCore> make_semi_sorted(const Config& config) {
   switch (config.fingerprint_bits) {
 #if !CUCKOO_COMPACT_SHAPES
@@ -82,6 +84,7 @@ std::unique_ptr<FilterCore> make_semi_sorted(const Config& config) {
     default: return std::make_unique<CuckooCore<SemiSortedTable<0>>>(config);
   }
 }
+#endif
 
 // A growing filter's levels above 0 use the run-time-width tables only: each level has its own width
 // (f0 + level_extra_bits(s)), and baking in every combination would multiply the code for a path whose
@@ -91,31 +94,44 @@ std::unique_ptr<FilterCore> make_packed_level(const Config& config, const LevelH
   return make_run_time_width<kBucketSize, LevelHasher>(config, hasher);
 }
 
+// A table of config's shape hashed by `hasher`. With CUCKOO_COMPACT_SHAPES=2 one packed table reads both
+// the width and the bucket size at run time.
+std::unique_ptr<FilterCore> make_level_table(const Config& config, const LevelHasher& hasher) {
+  if (config.semi_sort) return std::make_unique<CuckooCore<SemiSortedTable<0>, LevelHasher>>(config, hasher);
+#if CUCKOO_COMPACT_SHAPES >= 2
+  return std::make_unique<CuckooCore<PackedTable<0, 0>, LevelHasher>>(config, hasher);
+#else
+  switch (config.bucket_size) {
+    case 2: return make_packed_level<2>(config, hasher);
+    case 4: return make_packed_level<4>(config, hasher);
+    default: return make_packed_level<8>(config, hasher);
+  }
+#endif
+}
+
 }  // namespace
 
 std::unique_ptr<FilterCore> make_level_core(const Config& config, const Config& base, unsigned level) {
   if (level == 0) return make_core(config);
   std::string why;
   if (!is_valid_config(config, &why)) throw std::invalid_argument("cuckoo: " + why);
-  const LevelHasher hasher(base.bucket_count, base.fingerprint_bits, level);
-  if (config.semi_sort) return std::make_unique<CuckooCore<SemiSortedTable<0>, LevelHasher>>(config, hasher);
-  switch (config.bucket_size) {
-    case 2: return make_packed_level<2>(config, hasher);
-    case 4: return make_packed_level<4>(config, hasher);
-    default: return make_packed_level<8>(config, hasher);
-  }
+  return make_level_table(config, LevelHasher(base.bucket_count, base.fingerprint_bits, level));
 }
 
 std::unique_ptr<FilterCore> make_core(const Config& config) {
   std::string why;
   if (!is_valid_config(config, &why)) throw std::invalid_argument("cuckoo: " + why);
   if (config.growable) return std::make_unique<GrowingCore>(config);
+#if CUCKOO_COMPACT_SHAPES >= 2
+  return make_level_table(config, LevelHasher(config.bucket_count, config.fingerprint_bits, 0));
+#else
   if (config.semi_sort) return make_semi_sorted(config);
   switch (config.bucket_size) {
     case 2: return make_packed<2>(config);
     case 4: return make_packed<4>(config);
     default: return make_packed<8>(config);
   }
+#endif
 }
 
 }  // namespace cuckoo::internal

@@ -4,12 +4,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <cstdio>
-#include <cstdlib>
 #include <limits>
 #include <stdexcept>
 
 #include "bits.h"
+#include "decimal.h"
 #include "hash.h"
 #include "level_hasher.h"
 
@@ -26,14 +25,11 @@ void require_bucket_size(unsigned b) {
 // A double as a user would write it: std::to_string prints fixed 6 decimals, so fpr 1e-12 read "0.000000".
 // 6 significant digits for a figure we computed (approximate = true); for a value the user gave, the
 // fewest (6 or more) that read back as it: at a fixed 6, target_load 1.0000001 was refused as "must be
-// in (0, 1] (got 1)".
+// in (0, 1] (got 1)". The text is printf's "%.*g" (decimal.h writes it without printf).
 std::string show(double value, bool approximate = false) {
-  char text[32];
-  for (int digits = 6; digits <= 17; ++digits) {
-    std::snprintf(text, sizeof text, "%.*g", digits, value);
-    if (approximate || std::strtod(text, nullptr) == value) break;
-  }
-  return text;
+  int digits = 6;
+  while (!approximate && digits < 17 && !internal::reads_back(value, digits)) ++digits;
+  return internal::format_general(value, digits);
 }
 // The one check of a fingerprint width, for Options, Config and false_positive_bound alike.
 bool fingerprint_bits_ok(unsigned f, std::string* why) {

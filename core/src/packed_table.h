@@ -32,12 +32,15 @@ namespace cuckoo::internal {
 
 template <unsigned kBucketSize, unsigned kFixedBits, unsigned kLoads = 0>
 class PackedTable {
-  static_assert(kBucketSize == 2 || kBucketSize == 4 || kBucketSize == 8, "bucket size 2, 4 or 8");
+  static_assert(kBucketSize == 2 || kBucketSize == 4 || kBucketSize == 8 ||
+                    (kBucketSize == 0 && kFixedBits == 0 && kLoads == 0),
+                "bucket size 2, 4 or 8, or 0 (read at run time, with run-time widths only)");
   static_assert(kFixedBits == 0 || (kFixedBits >= 4 && kFixedBits <= 32), "fingerprint bits 4..32");
   static_assert(kLoads <= 2 && (kLoads == 0 || kFixedBits == 0), "kLoads is for run-time widths");
   static constexpr bool kOneLoad = kLoads == 1;
 
  public:
+  // 0: the bucket size is read at run time (slots()), like kFixedBits = 0 for the width.
   static constexpr unsigned kSlots = kBucketSize;
   // Fixed widths whose buckets are whole bytes (b = 4: f = 4, 8, 10, 12, 16, 32) address a bucket by
   // bytes: the compiler cannot see that (bucket * b * f) >> 3 drops no bits, and those extra shifts are on
@@ -47,18 +50,19 @@ class PackedTable {
 
   explicit PackedTable(const Config& config)
       : bits_(kFixedBits ? kFixedBits : config.fingerprint_bits),
+        slots_(kBucketSize ? kBucketSize : config.bucket_size),
         bucket_count_(config.bucket_count),
         table_bytes_(config.table_bytes()),
         buffer_(table_bytes_ + kTablePadding, config.huge_pages) {
     const unsigned per_load = bits_ % 8 == 0 ? 64 / bits_ : 57 / bits_;
-    group_ = std::min(per_load, kBucketSize);
+    group_ = std::min(per_load, slots());
     if (kLoads != 0) {
       if (group_ < kBucketSize / kLoads) throw std::logic_error("cuckoo: PackedTable<kLoads> needs b * f / kLoads <= 57");
       group_ = kBucketSize / kLoads;
     }
     full_ = GroupMasks::make(group_, bits_);
-    tail_ = GroupMasks::make(kBucketSize % group_, bits_);
-    last_load_offset_ = last_group_offset(group_, bits_);
+    tail_ = GroupMasks::make(slots() % group_, bits_);
+    last_load_offset_ = last_group_offset(slots(), group_, bits_);
   }
 
   PackedTable(const PackedTable& other) : PackedTable(other.config_like()) {
@@ -66,6 +70,7 @@ class PackedTable {
   }
 
   unsigned bits() const { return kFixedBits ? kFixedBits : bits_; }
+  unsigned slots() const { return kBucketSize ? kBucketSize : slots_; }
 
   uint32_t get(uint64_t bucket, unsigned slot) const {
     return static_cast<uint32_t>(read_bits(buffer_.data(), entry_pos(bucket, slot), bits()));
@@ -78,11 +83,12 @@ class PackedTable {
   // buckets with their loads in flight together and combine the answers without a mispredicted branch.
   uint64_t match(uint64_t bucket, uint32_t fp) const {
     const unsigned f = bits();
+    const unsigned b = slots();
     const unsigned group = kLoads ? kBucketSize / kLoads : kFixedBits ? fixed_group() : group_;
-    const uint64_t base = bucket * kBucketSize * uint64_t{f};
+    const uint64_t base = bucket * b * uint64_t{f};
     uint64_t found = 0;
-    for (unsigned s = 0; s < kBucketSize; s += group) {
-      const GroupMasks& m = (kBucketSize - s >= group) ? full_masks() : tail_masks();
+    for (unsigned s = 0; s < b; s += group) {
+      const GroupMasks& m = (b - s >= group) ? full_masks() : tail_masks();
       found |= zero_fields(base + uint64_t{s} * f, m, fp);
     }
     return found;
@@ -119,8 +125,9 @@ class PackedTable {
 
   bool contains(uint64_t bucket, uint32_t fp) const { return match(bucket, fp) != 0; }
 
-  void get_all(uint64_t bucket, uint32_t out[kBucketSize]) const {
-    for (unsigned s = 0; s < kBucketSize; ++s) out[s] = get(bucket, s);
+  // Writes slots() entries.
+  void get_all(uint64_t bucket, uint32_t* out) const {
+    for (unsigned s = 0; s < slots(); ++s) out[s] = get(bucket, s);
   }
 
   // Puts fp in the first empty entry of bucket; false if the bucket is full.
@@ -153,7 +160,7 @@ class PackedTable {
 
   unsigned count(uint64_t bucket, uint32_t fp) const {
     unsigned n = 0;
-    for (unsigned s = 0; s < kBucketSize; ++s) n += get(bucket, s) == fp;
+    for (unsigned s = 0; s < slots(); ++s) n += get(bucket, s) == fp;
     return n;
   }
 
@@ -173,7 +180,7 @@ class PackedTable {
       const uint8_t* first = bucket_address(bucket);
       return {first, first + (last_load_offset() >> 3) + 7};
     } else {
-      const uint64_t first_bit = bucket * kBucketSize * bits();
+      const uint64_t first_bit = bucket * slots() * bits();
       return {buffer_.data() + (first_bit >> 3), buffer_.data() + ((first_bit + last_load_offset()) >> 3) + 7};
     }
   }
@@ -185,13 +192,13 @@ class PackedTable {
   uint64_t count_entries() const {
     uint64_t n = 0;
     for (uint64_t i = 0; i < bucket_count_; ++i)
-      for (unsigned s = 0; s < kBucketSize; ++s) n += get(i, s) != 0;
+      for (unsigned s = 0; s < slots(); ++s) n += get(i, s) != 0;
     return n;
   }
 
   // Every bit pattern is a valid plain table; only the unused bits of the last byte must be zero.
   bool validate(std::string* why) const {
-    if (!spare_bits_are_zero(buffer_.data(), table_bytes_, bucket_count_ * kBucketSize * bits())) {
+    if (!spare_bits_are_zero(buffer_.data(), table_bytes_, bucket_count_ * slots() * bits())) {
       if (why) *why = "nonzero padding bits after the last bucket";
       return false;
     }
@@ -218,7 +225,7 @@ class PackedTable {
 
   Config config_like() const {
     Config c;
-    c.bucket_size = kBucketSize;
+    c.bucket_size = slots();
     c.fingerprint_bits = bits_;
     c.bucket_count = bucket_count_;
     c.huge_pages = buffer_.is_mapped();
@@ -226,16 +233,17 @@ class PackedTable {
   }
 
   uint64_t entry_pos(uint64_t bucket, unsigned slot) const {
-    return (bucket * kBucketSize + slot) * uint64_t{bits()};
+    return (bucket * slots() + slot) * uint64_t{bits()};
   }
 
   // Index of the first entry of `bucket` equal to fp (fp = 0: the first empty entry), or -1.
   int first_match(uint64_t bucket, uint32_t fp) const {
     const unsigned f = bits();
+    const unsigned b = slots();
     const unsigned group = kLoads ? kBucketSize / kLoads : kFixedBits ? fixed_group() : group_;
-    const uint64_t base = bucket * kBucketSize * uint64_t{f};
-    for (unsigned s = 0; s < kBucketSize; s += group) {
-      const GroupMasks& m = (kBucketSize - s >= group) ? full_masks() : tail_masks();
+    const uint64_t base = bucket * b * uint64_t{f};
+    for (unsigned s = 0; s < b; s += group) {
+      const GroupMasks& m = (b - s >= group) ? full_masks() : tail_masks();
       const uint64_t zeros = zero_fields(base + uint64_t{s} * f, m, fp);
       if (zeros != 0) return static_cast<int>(s + count_trailing_zeros(zeros) / f);
     }
@@ -260,7 +268,7 @@ class PackedTable {
     if constexpr (kByteAligned) {
       return load_u64(bucket_address(bucket));
     } else {
-      const uint64_t pos = bucket * kBucketSize * uint64_t{bits()};
+      const uint64_t pos = bucket * slots() * uint64_t{bits()};
       return load_u64(buffer_.data() + (pos >> 3)) >> (pos & 7);
     }
   }
@@ -274,14 +282,14 @@ class PackedTable {
   // Bits from a bucket's first bit to the first bit of the last 64-bit word match() loads: one word per
   // group of entries, the last group starting at entry (b - 1) / group * group. Run-time widths keep it in
   // last_load_offset_, so that prefetches do not divide.
-  static constexpr uint64_t last_group_offset(unsigned group, unsigned bits) {
-    return uint64_t{(kBucketSize - 1) / group * group} * bits;
+  static constexpr uint64_t last_group_offset(unsigned slots, unsigned group, unsigned bits) {
+    return uint64_t{(slots - 1) / group * group} * bits;
   }
   uint64_t last_load_offset() const {
     if constexpr (bucket_is_one_load()) {
       return 0;
     } else if constexpr (kFixedBits != 0) {
-      return last_group_offset(fixed_group(), kFixedBits);
+      return last_group_offset(kBucketSize, fixed_group(), kFixedBits);
     } else {
       return last_load_offset_;
     }
@@ -299,6 +307,7 @@ class PackedTable {
   const GroupMasks& tail_masks() const { return kFixedBits ? kFixedTail : tail_; }
 
   unsigned bits_;
+  unsigned slots_;
   uint64_t bucket_count_;
   size_t table_bytes_;
   AlignedBuffer buffer_;

@@ -5,8 +5,9 @@
 //   ours        per-key add()/has() with string keys (the headline row)
 //   ours-batch  addAll()/hasMany() with the same string keys (one wasm call per chunk of keys)
 //   ours-num    per-key add()/has() with number keys (8 little-endian bytes in the core)
-import { CuckooFilter } from '../../../js/index.js';
-import { rt } from '../../../js/runtime.js'; // internal: the module's memory, to report its size
+// Node's entry (the "node" condition: the fast node module), not js/index.js, whose ES modules carry the
+// small web module meant for browsers.
+import { CuckooFilter } from '../../../js/index.node.js';
 
 const base = {
   package: 'cuckoo-wasm (this repo)',
@@ -19,9 +20,10 @@ const base = {
   sizing(f) {
     return `b=${f.bucketSize} f=${f.fingerprintBits} buckets=${f.bucketCount} load=${f.loadFactor.toFixed(3)}`;
   },
-  // Bytes the filter itself holds in wasm memory, and the module's whole linear memory.
+  // Bytes the filter itself holds in wasm memory (the module's whole linear memory is internal to the
+  // CommonJS bundle Node loads, so it is not reported).
   wasm(f) {
-    return { filterBytes: f.byteLength, moduleBytes: rt.heap.buffer.byteLength };
+    return { filterBytes: f.byteLength, moduleBytes: null };
   },
   serialize(f) {
     const bytes = f.serialize();

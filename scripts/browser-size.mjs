@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+// scripts/browser-size.mjs: what a web page downloads for the package, measured the way a site would ship
+// it: `import { CuckooFilter } from 'cuckoo-wasm'` bundled by esbuild (--bundle --minify --platform=browser
+// --format=esm), every output file (JS, and any .wasm the bundle emits) compressed with gzip -9.
+// js-tests/size.test.js holds it to the budget; `node scripts/browser-size.mjs` prints it.
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+// The budget for everything a browser downloads for the package, gzipped (issue budget, in bytes).
+export const kBrowserBudgetBytes = 40_000;
+
+// { files: [{ path, bytes, gzipped }], bytes, gzipped, inputs } for the bundle of the package in `dir`
+// (a checkout: 'cuckoo-wasm' resolves to it through package.json's self-reference).
+export async function measureBrowserDownload(dir = root) {
+  const esbuild = await import('esbuild');
+  const built = await esbuild.build({
+    stdin: {
+      contents: "import { CuckooFilter } from 'cuckoo-wasm';\nglobalThis.CuckooFilter = CuckooFilter;\n",
+      resolveDir: dir,
+      sourcefile: 'page.js',
+      loader: 'js',
+    },
+    bundle: true,
+    minify: true,
+    platform: 'browser',
+    format: 'esm',
+    write: false,
+    metafile: true,
+    outdir: path.join(dir, 'build-size'),
+    logLevel: 'silent',
+  });
+  const files = built.outputFiles.map((f) => ({
+    path: path.relative(dir, f.path),
+    bytes: f.contents.length,
+    gzipped: gzipSync(f.contents, { level: 9 }).length,
+  }));
+  return {
+    files,
+    bytes: files.reduce((sum, f) => sum + f.bytes, 0),
+    gzipped: files.reduce((sum, f) => sum + f.gzipped, 0),
+    inputs: Object.keys(built.metafile.inputs).filter((name) => name !== 'page.js'),
+  };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const m = await measureBrowserDownload(process.argv[2] ? path.resolve(process.argv[2]) : root);
+  for (const f of m.files) console.log(`${f.path}: ${f.bytes} bytes, ${f.gzipped} gzipped`);
+  console.log(`inputs: ${m.inputs.join(' ')}`);
+  console.log(`total: ${m.bytes} bytes minified, ${m.gzipped} bytes gzipped (budget ${kBrowserBudgetBytes})`);
+}
