@@ -44,6 +44,13 @@ namespace cuckoo::internal {
 
 // A fingerprint that could not be placed, kept with the bucket it was evicted towards. When unused, all
 // fields are zero (the format requires it as well); lookups rely on fingerprint == 0, which no key has.
+// A kick of a relocation walk that may be undone (CuckooCore::walk, give_up): which entry it replaced.
+// Outside the template, so that every table shape shares one std::vector<Kick>.
+struct Kick {
+  uint64_t bucket;
+  unsigned slot;
+};
+
 struct Victim {
   bool used = false;
   uint64_t index = 0;
@@ -234,7 +241,13 @@ class CuckooCore final : public FilterCore {
   bool contains_level_key(const LevelKey& key) const override { return contains_probe(probe_of(key)); }
   void prefetch_level_key(const LevelKey& key) const override { prefetch_probe(probe_of(key)); }
   void contains_many_level_keys(const LevelKey* keys, size_t n, uint8_t* out) const override {
+#if CUCKOO_COMPACT_SHAPES < 2
     contains_probes</*kAccumulate=*/true>(n, out, [&](size_t i) { return probe_of(keys[i]); });
+#else
+    // The browser's module keeps one batch pipeline per table (contains_many_hashed's): a second one for a
+    // growing filter's levels would cost more download than its prefetching gains.
+    for (size_t i = 0; i < n; ++i) out[i] |= contains_probe(probe_of(keys[i]));
+#endif
   }
   uint64_t alt_index(uint64_t bucket, uint32_t fingerprint) const override {
     return hasher_.alt_index(bucket, fingerprint);
@@ -522,12 +535,6 @@ class CuckooCore final : public FilterCore {
     --size_;
     place(v.index, v.fingerprint, /*new_key=*/false);
   }
-
-  // The kicks of a walk that may be undone (walk(), give_up()).
-  struct Kick {
-    uint64_t bucket;
-    unsigned slot;
-  };
 
   Hasher hasher_;
   Table table_;

@@ -62,7 +62,9 @@ uint64_t get_u64(const uint8_t* p) {
   return v;
 }
 
-uint64_t checksum(const uint8_t* data, size_t size) { return XXH3_64bits(data, size); }
+// XXH3_64bits, computed as XXH3_64bits_withSeed with seed 0 (xxHash defines them equal) so that it shares
+// the key hash's code.
+uint64_t checksum(const uint8_t* data, size_t size) { return internal::hash_bytes(data, size, 0); }
 
 // A table's state besides its entries, as stored in a version 1 header or a version 2 level header.
 struct TableState {

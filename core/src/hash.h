@@ -38,7 +38,15 @@ CUCKOO_NOINLINE inline uint64_t hash_long_bytes(const void* data, size_t size, u
   return XXH3_64bits_withSeed(data, size, seed);
 }
 
-inline uint64_t hash_bytes(const void* data, size_t size, uint64_t seed) {
+// The browser's module (CUCKOO_COMPACT_SHAPES=2) keeps one copy of XXH3's short-input code instead of one
+// inlined into every caller: its download size counts more than the call.
+#if defined(CUCKOO_COMPACT_SHAPES) && CUCKOO_COMPACT_SHAPES >= 2
+#define CUCKOO_HASH_INLINE CUCKOO_NOINLINE inline
+#else
+#define CUCKOO_HASH_INLINE inline
+#endif
+
+CUCKOO_HASH_INLINE uint64_t hash_bytes(const void* data, size_t size, uint64_t seed) {
   if (size > XXH3_MIDSIZE_MAX) return hash_long_bytes(data, size, seed);
   return XXH3_64bits_withSeed(data, size, seed);
 }
@@ -46,7 +54,7 @@ inline uint64_t hash_bytes(const void* data, size_t size, uint64_t seed) {
 inline uint64_t hash_u64(uint64_t key, uint64_t seed) {
   unsigned char bytes[8];  // the key's little-endian bytes (bits.h guarantees a little-endian host)
   std::memcpy(bytes, &key, sizeof bytes);
-  return XXH3_64bits_withSeed(bytes, sizeof bytes, seed);
+  return hash_bytes(bytes, sizeof bytes, seed);
 }
 
 // hash_u64 with the seed's share of the work done once per filter instead of once per key.
