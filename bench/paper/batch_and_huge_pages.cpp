@@ -10,7 +10,7 @@
 // and on stdout (and table3.txt) a summary that repeats the CF and ss-CF lines of Table 3 and Figure 5
 // beside these (rates depend on the machine):
 //
-//   Our filters (issue 2 figures): 4194304 buckets x 4 x 12 bits, filled until the first failure
+//   Summary of our filters, 4194304 buckets x 4 x 12 bits, filled until the first failure
 //     CF    bits/item 12.30, FPR 0.190%, load 97.59%
 //     CF    construction: single insert 7.18 M keys/s, insert_many 11.27 M keys/s
 //     CF    lookups M/s at 0/25/50/75/100% positive: single  26.54  23.21  26.46  25.77  23.31
@@ -144,7 +144,7 @@ std::string render_cuckoo_summary(const std::vector<FilterResult>& results, cons
     for (double v : values) s += fmt(" %6.2f", v);
     return s;
   };
-  out << "Our filters (issue 2 figures): " << config.table_bytes * 8 / 48
+  out << "Summary of our filters, " << config.table_bytes * 8 / 48
       << " buckets x 4 x 12 bits, filled until the first failure\n";
   if (cf) {
     out << "  CF    bits/item " << fmt("%.2f", cf->bits_per_item) << ", FPR " << fmt("%.3f%%", 100 * cf->fpr)
