@@ -57,6 +57,8 @@ test('cli: native and npx write identical bytes for the same input and options',
     ['many.txt', '--capacity', '30000', '--bucket-size', '8', '--seed', '18446744073709551615'],
     ['many.txt', '--fpr', '0.0001', '--semi-sort', '--capacity', '25000'],
     ['lf.txt', 'bytes.txt', 'crlf.txt'],
+    ['many.txt', '--growable', '--fpr', '0.001'],
+    ['many.txt', '--growable', '--capacity', '64', '--bucket-size', '2'],
   ];
   for (const args of cases) {
     const n = native(['build', '-o', 'n.cf', ...args]);
@@ -72,6 +74,20 @@ test('cli: native and npx write identical bytes for the same input and options',
   assert.equal(js(['merge', '-o', 'mj.cf', 'p1.cf', 'p2.cf']).status, 0);
   assert.deepEqual(readFileSync(at('mj.cf')), readFileSync(at('mn.cf')));
   assert.equal(js(['info', 'mn.cf']).stdout.replace('mn.cf', ''), native(['info', 'mn.cf']).stdout.replace('mn.cf', ''));
+  js(['build', '-o', 'g.cf', '--growable', '--capacity', '64', 'many.txt']);
+  assert.equal(js(['info', 'g.cf']).stdout, native(['info', 'g.cf']).stdout);
+});
+
+test('cli: a key repeated past 2 x bucket size is skipped with a note, not a full filter', () => {
+  writeFileSync(at('repeated.txt'), ['same', ...Array(20).fill('same'), 'other'].join('\n'));
+  const r = js(['build', '-o', 'rep.cf', '--capacity', '100', 'repeated.txt']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /13 keys not added: each was already stored 8 times/);
+  assert.match(js(['info', 'rep.cf']).stdout, /^items: 9$/m);
+  const g = js(['build', '-o', 'grow.cf', '--growable', 'many.txt']);
+  assert.equal(g.status, 0, g.stderr);
+  assert.match(js(['info', 'grow.cf']).stdout, /^format version: 2$/m);
+  assert.match(js(['info', 'grow.cf']).stdout, /^items: 20000$/m);
 });
 
 test('cli: query answers, passes lines through, and exits 0 / 1 / 2', () => {

@@ -8,7 +8,9 @@ import { readWhole, writeAll, writeAtomically } from './files.js';
 import { countKeys, readKeys, splitLines, totalBytes } from './lines.js';
 import { Progress } from './progress.js';
 
-const kFormatVersion = 1; // docs/format.md, the version this package writes
+// docs/format.md: the versions this package writes for a fixed and a growing filter.
+const kFormatVersion = 1;
+const kGrowingFormatVersion = 2;
 
 // The library's messages start with "cuckoo: " (the core) or "cuckoo-wasm: " (the JS layer).
 export function coreMessage(error) {
@@ -53,7 +55,7 @@ function quoted(key) {
 // The filter options: --capacity, --fpr, --fingerprint-bits, --bucket-size, --seed, --semi-sort. The
 // package checks them (a RangeError naming the option).
 function filterOptions(args, capacity) {
-  const options = { capacity };
+  const options = capacity === undefined ? {} : { capacity };
   const fpr = number(args, 'fpr');
   if (fpr !== undefined) options.fpr = fpr;
   const bits = u64(args, 'fingerprint-bits');
@@ -63,14 +65,39 @@ function filterOptions(args, capacity) {
   const seed = u64(args, 'seed');
   if (seed !== undefined) options.seed = seed;
   if (args.flags.has('semi-sort')) options.semiSort = true;
-  // --growable: a growing filter (`growable: true`) is being added to the package; its flag goes here.
+  if (args.flags.has('growable')) options.growable = true;
   return options;
 }
 
 function filterFull(inserted, filter, what) {
   return new Error(
-    `the filter is full after ${inserted} keys (${filter.capacity} slots)${what}. A key repeated more than ` +
-      `${2 * filter.bucketSize} times (2 x bucket size) fills any filter: remove duplicates first (sort -u)`,
+    `the filter is full after ${inserted} keys (${filter.capacity} slots)${what}` +
+      (filter.growable ? '' : '; --growable builds a filter that grows'),
+  );
+}
+
+// Adds a batch; a key the filter refuses alone (already stored 2b times) is counted in counts.refused and
+// skipped. Throws filterFull only when the filter is full. Returns the keys stored.
+function addBatch(filter, keys, counts, storedBefore, what) {
+  let done = 0;
+  let stored = 0;
+  while (done < keys.length) {
+    const inserted = filter.addAll(done === 0 ? keys : keys.slice(done));
+    done += inserted;
+    stored += inserted;
+    if (done === keys.length) break;
+    if (filter.isFull) throw filterFull(storedBefore + stored, filter, what);
+    counts.refused++;
+    done++;
+  }
+  return stored;
+}
+
+function reportRefused(counts, filter) {
+  if (counts.refused === 0) return;
+  process.stderr.write(
+    `cuckoo: ${counts.refused} keys not added: each was already stored ${2 * filter.bucketSize} times, ` +
+      'the most a key is stored (2 x bucket size)\n',
   );
 }
 
@@ -99,19 +126,20 @@ async function runBuild(args) {
   const inputs = args.positional.length === 0 ? ['-'] : args.positional;
   const capacity = u64(args, 'capacity');
   const quiet = args.flags.has('quiet');
+  const counts = { refused: 0 };
 
-  if (capacity !== undefined) {
+  if (capacity !== undefined || args.flags.has('growable')) {
     // Streams the input: the filter exists before the first key is read.
     const filter = await CuckooFilter.create(filterOptions(args, capacity));
+    const what = capacity !== undefined ? ` for --capacity ${capacity}` : '';
     const progress = new Progress(!quiet, totalBytes(inputs));
     let keys = 0;
     readKeys(inputs, (batch, bytes) => {
-      const inserted = filter.addAll(batch);
-      keys += inserted;
-      if (inserted < batch.length) throw filterFull(keys, filter, ` for --capacity ${capacity}`);
+      keys += addBatch(filter, batch, counts, keys, what);
       progress.update(keys, bytes);
     });
     progress.finish();
+    reportRefused(counts, filter);
     saveFilter(filter, output);
     return 0;
   }
@@ -130,12 +158,11 @@ async function runBuild(args) {
   const progress = new Progress(!quiet, data.length);
   let keys = 0;
   forEachBatchIn(data, (batch, done) => {
-    const inserted = filter.addAll(batch);
-    keys += inserted;
-    if (inserted < batch.length) throw filterFull(keys, filter, ` for ${count} keys`);
+    keys += addBatch(filter, batch, counts, keys, ` for ${count} keys`);
     progress.update(keys, done);
   });
   progress.finish();
+  reportRefused(counts, filter);
   saveFilter(filter, output);
   return 0;
 }
@@ -183,10 +210,11 @@ async function runInfo(args) {
   const rows = [
     ['file', file],
     ['bytes', f.byteLength],
-    ['format version', kFormatVersion],
+    ['format version', f.growable ? kGrowingFormatVersion : kFormatVersion],
     ['bucket size', f.bucketSize],
     ['fingerprint bits', f.fingerprintBits],
     ['semi-sorted', f.semiSort ? 'yes' : 'no'],
+    ...(f.growable ? [['levels', f.levels]] : []),
     ['buckets', f.bucketCount],
     ['slots', f.capacity],
     ['seed', f.seed],
@@ -206,10 +234,11 @@ async function runAdd(args) {
   const file = args.positional[0];
   const output = args.values.get('output') ?? file;
   const filter = await loadFilter(file);
+  const counts = { refused: 0 };
   forEachKeyBatch(args.positional.slice(1), (keys) => {
-    const inserted = filter.addAll(keys);
-    if (inserted < keys.length) throw filterFull(filter.size, filter, `; ${output} is unchanged`);
+    addBatch(filter, keys, counts, filter.size, `; ${output} is unchanged`);
   });
+  reportRefused(counts, filter);
   saveFilter(filter, output);
   return 0;
 }
@@ -250,7 +279,7 @@ async function runMerge(args) {
 export const commands = [
   {
     name: 'build',
-    synopsis: 'build -o OUT [--capacity N] [--fpr P] [--seed S] [--bucket-size B] [FILE...]',
+    synopsis: 'build -o OUT [--capacity N] [--growable] [--fpr P] [--seed S] [--bucket-size B] [FILE...]',
     options: [
       { name: 'output', short: 'o', value: true },
       { name: 'capacity', short: 'n', value: true },
@@ -259,6 +288,7 @@ export const commands = [
       { name: 'bucket-size', short: 'b', value: true },
       { name: 'fingerprint-bits', short: 'f', value: true },
       { name: 'semi-sort', value: false },
+      { name: 'growable', short: 'g', value: false },
       { name: 'quiet', short: 'q', value: false },
     ],
     run: runBuild,

@@ -77,7 +77,8 @@ std::string quoted(std::string_view key) {
 }
 
 // The filter options shared by build: --capacity, --fpr, --fingerprint-bits, --bucket-size, --seed,
-// --semi-sort. The core checks them (std::invalid_argument names the option).
+// --semi-sort, --growable (capacity then sizes the first level; 0 picks the core's default). The core
+// checks them (std::invalid_argument names the option).
 cuckoo::Options filter_options(const Args& args, uint64_t capacity) {
   cuckoo::Options o;
   o.capacity = capacity;
@@ -86,15 +87,40 @@ cuckoo::Options filter_options(const Args& args, uint64_t capacity) {
   if (auto b = args.u64("bucket-size")) o.bucket_size = static_cast<unsigned>(std::min<uint64_t>(*b, 1000));
   if (auto seed = args.u64("seed")) o.seed = *seed;
   o.semi_sort = args.flag("semi-sort");
-  // --growable: a growing filter (Options::growable) is being added to the core; its flag goes here.
+  o.growable = args.flag("growable");
   return o;
 }
 
 [[noreturn]] void filter_full(uint64_t inserted, const CuckooFilter& f, const std::string& what) {
-  throw std::runtime_error(
-      "the filter is full after " + std::to_string(inserted) + " keys (" + std::to_string(f.slot_count()) +
-      " slots)" + what + ". A key repeated more than " + std::to_string(2 * f.config().bucket_size) +
-      " times (2 x bucket size) fills any filter: remove duplicates first (sort -u)");
+  throw std::runtime_error("the filter is full after " + std::to_string(inserted) + " keys (" +
+                           std::to_string(f.slot_count()) + " slots)" + what +
+                           (f.config().growable ? "" : "; --growable builds a filter that grows"));
+}
+
+// Inserts a batch; a key the filter refuses alone (already stored 2b times: filter.h) is counted in
+// *refused and skipped. Throws, via filter_full, only when the filter is full. Returns the keys stored.
+uint64_t insert_batch(CuckooFilter& filter, const std::vector<std::string_view>& keys, uint64_t* refused,
+                      uint64_t stored_before, const std::string& what) {
+  size_t done = 0;
+  uint64_t stored = 0;
+  while (done < keys.size()) {
+    const size_t inserted = filter.insert_many(keys.data() + done, keys.size() - done);
+    done += inserted;
+    stored += inserted;
+    if (done == keys.size()) break;
+    if (filter.is_full()) filter_full(stored_before + stored, filter, what);
+    ++*refused;
+    ++done;
+  }
+  return stored;
+}
+
+void report_refused(uint64_t refused, const CuckooFilter& filter) {
+  if (refused == 0) return;
+  std::fprintf(stderr,
+               "cuckoo: %llu keys not added: each was already stored %u times, the most a key is stored "
+               "(2 x bucket size)\n",
+               static_cast<unsigned long long>(refused), 2 * filter.config().bucket_size);
 }
 
 // In-memory input split into batches of whole lines of ~4 MiB (lines.h rules).
@@ -126,20 +152,21 @@ int run_build(const Args& args) {
   if (inputs.empty()) inputs.push_back("-");
   const std::optional<uint64_t> capacity = args.u64("capacity");
   const bool quiet = args.flag("quiet");
+  uint64_t refused = 0;
 
-  if (capacity) {
+  if (capacity || args.flag("growable")) {
     // Streams the input: the filter exists before the first key is read.
-    CuckooFilter filter(filter_options(args, *capacity));
+    CuckooFilter filter(filter_options(args, capacity.value_or(0)));
+    const std::string what = capacity ? " for --capacity " + std::to_string(*capacity) : "";
     LineReader reader(inputs);
     Progress progress(!quiet, reader.total_bytes());
     uint64_t keys = 0;
     reader.read([&](const std::vector<std::string_view>& batch) {
-      const size_t inserted = filter.insert_many(batch.data(), batch.size());
-      keys += inserted;
-      if (inserted < batch.size()) filter_full(keys, filter, " for --capacity " + std::to_string(*capacity));
+      keys += insert_batch(filter, batch, &refused, keys, what);
       progress.update(keys, reader.bytes_read());
     });
     progress.finish();
+    report_refused(refused, filter);
     save_filter(filter, *output);
     return 0;
   }
@@ -158,12 +185,11 @@ int run_build(const Args& args) {
   Progress progress(!quiet, data.size());
   uint64_t keys = 0;
   for_each_batch_in(data, [&](const std::vector<std::string_view>& batch, size_t done) {
-    const size_t inserted = filter.insert_many(batch.data(), batch.size());
-    keys += inserted;
-    if (inserted < batch.size()) filter_full(keys, filter, " for " + std::to_string(count) + " keys");
+    keys += insert_batch(filter, batch, &refused, keys, " for " + std::to_string(count) + " keys");
     progress.update(keys, done);
   });
   progress.finish();
+  report_refused(refused, filter);
   save_filter(filter, *output);
   return 0;
 }
@@ -215,17 +241,18 @@ int run_info(const Args& args) {
   const std::string& path = args.positional[0];
   const CuckooFilter f = load_filter(path);  // verifies the checksum and every field (docs/format.md)
   const cuckoo::Config& c = f.config();
-  const double bound = cuckoo::false_positive_bound(c);
+  const double bound = f.false_positive_bound();  // of the levels it has, for a growing filter
   std::string s;
   auto row = [&](const char* name, const std::string& value) { s += std::string(name) + ": " + value + "\n"; };
   row("file", path);
   row("bytes", std::to_string(f.serialized_size()));
-  row("format version", std::to_string(cuckoo::kFormatVersion));
+  row("format version", std::to_string(c.growable ? cuckoo::kGrowingFormatVersion : cuckoo::kFormatVersion));
   row("bucket size", std::to_string(c.bucket_size));
   row("fingerprint bits", std::to_string(c.fingerprint_bits));
   row("semi-sorted", c.semi_sort ? "yes" : "no");
-  row("buckets", std::to_string(c.bucket_count));
-  row("slots", std::to_string(c.slot_count()));
+  if (c.growable) row("levels", std::to_string(f.levels()));
+  row("buckets", std::to_string(f.bucket_count()));
+  row("slots", std::to_string(f.slot_count()));
   row("seed", std::to_string(c.seed));
   row("items", std::to_string(f.size()));
   row("load", fixed(100.0 * f.load_factor(), 2) + "%");
@@ -243,12 +270,11 @@ int run_add(const Args& args) {
   const std::string output = args.value("output").value_or(path);
   CuckooFilter filter = load_filter(path);
   const std::vector<std::string> arg_keys(args.positional.begin() + 1, args.positional.end());
-  uint64_t added = 0;
+  uint64_t refused = 0;
   for_each_key_batch(arg_keys, [&](const std::vector<std::string_view>& keys) {
-    const size_t inserted = filter.insert_many(keys.data(), keys.size());
-    added += inserted;
-    if (inserted < keys.size()) filter_full(filter.size(), filter, "; " + output + " is unchanged");
+    insert_batch(filter, keys, &refused, filter.size(), "; " + output + " is unchanged");
   });
+  report_refused(refused, filter);
   save_filter(filter, output);
   return 0;
 }
@@ -293,14 +319,15 @@ int run_merge(const Args& args) {
 const std::vector<OptionSpec> kBuildOptions = {
     {"output", 'o', true},       {"capacity", 'n', true}, {"fpr", 'e', true},      {"seed", 's', true},
     {"bucket-size", 'b', true},  {"fingerprint-bits", 'f', true},                  {"semi-sort", 0, false},
-    {"quiet", 'q', false},
+    {"growable", 'g', false},    {"quiet", 'q', false},
 };
 
 }  // namespace
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> list = {
-      {"build", "build -o OUT [--capacity N] [--fpr P] [--seed S] [--bucket-size B] [FILE...]", kBuildOptions,
+      {"build", "build -o OUT [--capacity N] [--growable] [--fpr P] [--seed S] [--bucket-size B] [FILE...]",
+       kBuildOptions,
        run_build},
       {"query", "query [-p|--present | -a|--absent] [--all] FILTER [KEY...]",
        {{"present", 'p', false}, {"absent", 'a', false}, {"all", 0, false}}, run_query},
