@@ -39,6 +39,7 @@
 #include "growth_eval.h"
 #include "keys.h"
 #include "machine_info.h"
+#include "report.h"
 #include "timer.h"
 
 namespace bench {
@@ -109,20 +110,6 @@ std::string describe_config(const GrowthConfig& c) {
   return out.str();
 }
 
-void progress(const char* format, ...) __attribute__((format(printf, 1, 2)));
-void progress(const char* format, ...) {
-  va_list args;
-  va_start(args, format);
-  std::vfprintf(stderr, format, args);
-  va_end(args);
-  std::fflush(stderr);
-}
-
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error("cannot write " + path);
-  out << text;
-}
 
 cuckoo::Options growing_options(const GrowthConfig& config, double fpr) {
   cuckoo::Options options;

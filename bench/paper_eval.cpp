@@ -27,7 +27,7 @@
 #include "machine_info.h"
 #include "paper/lifecycle.h"
 #include "paper/options.h"
-#include "paper/report.h"
+#include "report.h"
 #include "paper/results.h"
 #include "timer.h"
 

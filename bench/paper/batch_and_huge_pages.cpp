@@ -35,7 +35,7 @@
 #include "machine_info.h"
 #include "memory_ceiling.h"
 #include "paper/lookup_timing.h"
-#include "paper/report.h"
+#include "report.h"
 #include "paper/results.h"
 #include "timer.h"
 

@@ -27,7 +27,7 @@
 
 #include "csv.h"
 #include "load_sim.h"
-#include "paper/report.h"
+#include "report.h"
 #include "paper/results.h"
 #include "svg_plot.h"
 

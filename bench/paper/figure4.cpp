@@ -25,7 +25,7 @@
 #include "csv.h"
 #include "cuckoo_adapter.h"
 #include "keys.h"
-#include "paper/report.h"
+#include "report.h"
 #include "paper/results.h"
 #include "svg_plot.h"
 

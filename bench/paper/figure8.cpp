@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "csv.h"
-#include "paper/report.h"
+#include "report.h"
 #include "paper/results.h"
 #include "svg_plot.h"
 

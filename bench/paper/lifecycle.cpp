@@ -10,7 +10,7 @@
 #include "filter_api.h"
 #include "keys.h"
 #include "paper/lookup_timing.h"
-#include "paper/report.h"
+#include "report.h"
 #include "timer.h"
 
 #include "baselines/blocked_bloom_filter.h"

@@ -21,7 +21,7 @@
 #include <sstream>
 
 #include "csv.h"
-#include "paper/report.h"
+#include "report.h"
 #include "paper/results.h"
 
 namespace bench::paper {

@@ -1,11 +1,11 @@
-// bench/paper/report.cpp: the shared output helpers (report.h).
-#include "paper/report.h"
+// bench/report.cpp: the shared output helpers (report.h).
+#include "report.h"
 
 #include <cstdarg>
 #include <cstdio>
 #include <stdexcept>
 
-namespace bench::paper {
+namespace bench {
 
 void progress(const char* format, ...) {
   va_list args;
@@ -28,4 +28,4 @@ void write_text(const std::string& path, const std::string& text) {
   std::fclose(file);
 }
 
-}  // namespace bench::paper
+}  // namespace bench
