@@ -180,7 +180,7 @@ test('running out of memory in the first batch call loses nothing and leaves lat
   // two buffers failing left the answers' address at 0, and every later hasMany() wrote over the start of
   // WebAssembly memory, which broke the module for good.
   const index = fileURLToPath(new URL('../js/index.js', import.meta.url));
-  const runtime = fileURLToPath(new URL('../js/runtime.js', import.meta.url));
+  const runtime = fileURLToPath(new URL('../js/memory.js', import.meta.url));
   const script = `
     import { CuckooFilter } from ${JSON.stringify(index)};
     import { rt } from ${JSON.stringify(runtime)};
@@ -218,7 +218,7 @@ test('with WebAssembly memory exhausted, create() and deserialize() are RangeErr
   // std::bad_alloc either: std::terminate() recursed until the JS stack overflowed ("Maximum call stack
   // size exceeded"), or an exception escaped embind as a bare WebAssembly.Exception with no message.
   const index = fileURLToPath(new URL('../js/index.js', import.meta.url));
-  const runtime = fileURLToPath(new URL('../js/runtime.js', import.meta.url));
+  const runtime = fileURLToPath(new URL('../js/memory.js', import.meta.url));
   const script = `
     import { CuckooFilter } from ${JSON.stringify(index)};
     import { rt } from ${JSON.stringify(runtime)};

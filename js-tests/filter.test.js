@@ -282,7 +282,7 @@ test('util.inspect / console.log show the shape and fill, and a disposed filter 
 test('memory is reused: create/dispose many filters without growth', async () => {
   // Warm up, then check that 200 more cycles do not grow the heap (the C++ object and table are freed).
   for (let i = 0; i < 5; i++) (await CuckooFilter.create({ capacity: 100_000 })).dispose();
-  const { rt } = await import('../js/runtime.js');
+  const { rt } = await import('../js/memory.js');
   const before = rt.M.HEAPU8.length;
   for (let i = 0; i < 200; i++) {
     const f = new CuckooFilter({ capacity: 100_000 });
@@ -310,7 +310,7 @@ test('CommonJS entry: require() gives a working CuckooFilter with the same bytes
 
 test('filters never disposed are freed after garbage collection (FinalizationRegistry)', () => {
   const index = fileURLToPath(new URL('../js/index.js', import.meta.url));
-  const runtime = fileURLToPath(new URL('../js/runtime.js', import.meta.url));
+  const runtime = fileURLToPath(new URL('../js/memory.js', import.meta.url));
   // 100 filters of ~1 MiB each, dropped without dispose(): without the registry the heap would grow by
   // ~100 MiB; with it, collected filters give their memory back and later ones reuse it.
   const script = `

@@ -385,7 +385,7 @@ test('running out of WebAssembly memory while growing is a RangeError with a mes
   // until its next level does not fit. The batch buffers are allocated first (one hasMany() call), so that
   // addAll() meets the growth failure, not a failure of its own buffers.
   const index = fileURLToPath(new URL('../js/index.js', import.meta.url));
-  const runtime = fileURLToPath(new URL('../js/runtime.js', import.meta.url));
+  const runtime = fileURLToPath(new URL('../js/memory.js', import.meta.url));
   const script = `
     import { CuckooFilter } from ${JSON.stringify(index)};
     import { rt } from ${JSON.stringify(runtime)};

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CuckooFilter } from '../js/index.js';
-import { rt, malloc, kKeptScratch, kMinScratch } from '../js/runtime.js'; // internals: scratch size and the allocator
+import { rt, malloc, kKeptScratch, kMinScratch } from '../js/memory.js'; // internals: scratch size and the allocator
 
 const nextTask = () => new Promise((resolve) => setImmediate(resolve));
 

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CuckooFilter } from '../js/index.js';
-import { rt } from '../js/runtime.js'; // internals: to check that memory really grew
+import { rt } from '../js/memory.js'; // internals: to check that memory really grew
 
 // Grows wasm memory (which replaces the views the key staging writes through) and checks that it did. A
 // filter of memory/4 keys takes ~40% of the memory; freed space left by earlier tests may hold one or two.

@@ -3,16 +3,21 @@
 // Roads into wasm (see wasm/bindings.cpp and wasm/hot_path.cpp):
 // - a NativeFilter handle (js/native.js) for construction, configuration, properties and serialization: cold.
 // - raw exports for add/has/delete/count: the key is written into a scratch buffer in wasm memory
-//   (js/keys.js) and the call passes (filter address, key address, length), or two u32 halves for integers.
-// - one raw call per chunk of up to 16384 keys for addAll/hasMany (the core's insert_many/contains_many).
+//   (js/stage.js) and the call passes (filter address, key address, length), or two u32 halves for integers.
+// - one raw call per chunk of up to 16384 keys for addAll/hasMany (js/batch.js; the core's
+//   insert_many/contains_many).
 // Each filter owns a C++ object in wasm memory: dispose() frees it; a FinalizationRegistry frees the ones
 // never disposed, eventually (garbage collection is not guaranteed to run).
 // A growing filter (options without a size, or growable: true) is the same C++ class with a stack of
 // levels; only an insert can grow it, and an insert whose new level does not fit in wasm memory returns
 // -1 from the raw call (the error recorded in wasm, the filter unchanged): add() throws it as a RangeError.
-import { rt, loadRuntime, requireRuntime, malloc, free, lastError, callRaw, requireHeadroom } from './runtime.js';
+import { loadRuntime, requireRuntime, callRaw } from './runtime.js';
 import { kInsertBytes, kContainsBytes, kEraseBytes, kCountBytes, kInsertU64, kContainsU64, kEraseU64, kCountU64 } from './runtime.js';
-import { stageKey, staged, checkKeys, insertAll, containsAll, bytesOf } from './keys.js';
+import { rt, malloc, free, requireHeadroom } from './memory.js';
+import { lastError } from './errors.js';
+import { classified, checkKeys, bytesOf } from './classify.js';
+import { stageKey } from './stage.js';
+import { insertAll, containsAll } from './batch.js';
 import { toCoreOptions } from './options.js';
 import { NativeFilter } from './native.js';
 
@@ -190,7 +195,7 @@ export class CuckooFilter {
     return ptr;
   }
 
-  // Stages key for a per-key call (keys.js); the caller then takes #live(), after staging, because reading
+  // Stages key for a per-key call (stage.js); the caller then takes #live(), after staging, because reading
   // the key can run user code (a getter) that disposes the filter. A disposed filter says so before any
   // complaint about the key: checked only when the key is bad, so valid keys pay for one #live() only.
   #stage(member, key) {
@@ -205,7 +210,7 @@ export class CuckooFilter {
   add(key) {
     const n = this.#stage('add()', key);
     const f = this.#live('add()');
-    const stored = n < 0 ? callRaw(kInsertU64, f, staged.lo, staged.hi) : callRaw(kInsertBytes, f, rt.scratchArg, n);
+    const stored = n < 0 ? callRaw(kInsertU64, f, classified.lo, classified.hi) : callRaw(kInsertBytes, f, rt.scratchArg, n);
     if (stored < 0) throw lastError(); // a growing filter's new level did not fit in wasm memory
     return stored !== 0;
   }
@@ -213,19 +218,19 @@ export class CuckooFilter {
   has(key) {
     const n = this.#stage('has()', key);
     const f = this.#live('has()');
-    return (n < 0 ? callRaw(kContainsU64, f, staged.lo, staged.hi) : callRaw(kContainsBytes, f, rt.scratchArg, n)) !== 0;
+    return (n < 0 ? callRaw(kContainsU64, f, classified.lo, classified.hi) : callRaw(kContainsBytes, f, rt.scratchArg, n)) !== 0;
   }
 
   delete(key) {
     const n = this.#stage('delete()', key);
     const f = this.#live('delete()');
-    return (n < 0 ? callRaw(kEraseU64, f, staged.lo, staged.hi) : callRaw(kEraseBytes, f, rt.scratchArg, n)) !== 0;
+    return (n < 0 ? callRaw(kEraseU64, f, classified.lo, classified.hi) : callRaw(kEraseBytes, f, rt.scratchArg, n)) !== 0;
   }
 
   count(key) {
     const n = this.#stage('count()', key);
     const f = this.#live('count()');
-    return (n < 0 ? callRaw(kCountU64, f, staged.lo, staged.hi) : callRaw(kCountBytes, f, rt.scratchArg, n)) >>> 0;
+    return (n < 0 ? callRaw(kCountU64, f, classified.lo, classified.hi) : callRaw(kCountBytes, f, rt.scratchArg, n)) >>> 0;
   }
 
   addAll(keys) {

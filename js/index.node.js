@@ -2,7 +2,7 @@
 // It loads the CommonJS entry, so that `import` and `require()` in one process share one module: one
 // WebAssembly instance and one CuckooFilter class (a filter made through either is an `instanceof` both).
 // Through require() rather than `import ... from './index.cjs'`: Node's ESM loader would first scan the
-// CommonJS sources for their export names (cjs-module-lexer), which doubled the cold start.
+// CommonJS sources for their export names (cjs-module-lexer), which would add that scan to every cold start.
 // Browsers, workers and bundlers take js/index.js, which has no CommonJS in its path: bundlers through the
 // "module" condition, listed first because Node ignores it (Rollup without its CommonJS plugin cannot read
 // index.cjs, and in one bundle there is only one instance anyway).

@@ -1,7 +1,7 @@
 // js/native.js: a C++ filter in wasm memory, as a handle over wasm/bindings.cpp's cold C exports
 // (construction, configuration, properties, serialization, merge). js/cuckoo_filter.js owns one per filter; the
 // per-key and batch calls bypass it (runtime.js's callRaw, with the address).
-import { rt } from './runtime.js';
+import { rt } from './memory.js';
 
 // cuckoo_config's output: u32 bucket_size, fingerprint_bits, max_kicks, semi_sort, huge_pages, growable,
 // then u64 seed, bucket_count, max_memory_bytes.
@@ -14,7 +14,7 @@ export class NativeFilter {
     this.#address = address;
   }
 
-  // A new filter from toCoreOptions()'s object, or null with the error recorded (runtime.js, lastError).
+  // A new filter from toCoreOptions()'s object, or null with the error recorded (errors.js, lastError).
   static create(core) {
     const address = rt.M._cuckoo_create(
       core.capacity,

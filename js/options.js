@@ -1,32 +1,35 @@
 // js/options.js: checks CuckooFilter options in JS, so that a mistake is a TypeError/RangeError naming the
 // option in JS terms before anything reaches the core, and converts them to the flat struct the binding
-// takes (wasm/factory.h JsOptions, registered as `_Options`; 64-bit fields as BigInt), where 0 means "not
-// given" for fpr, fingerprintBits, targetLoad and bucketCount: this file refuses 0 for each of them.
+// takes (the arguments of wasm/bindings.cpp's cuckoo_create, which fill wasm/factory.h JsOptions; 64-bit
+// fields as BigInt), where 0 means "not given" for fpr, fingerprintBits, targetLoad and bucketCount: this
+// file refuses 0 for each of them.
 //
 // The core checks again (std::invalid_argument -> RangeError with the C++ message) for what only sizing
 // can tell, e.g. a capacity that needs more than 2^32 buckets or a table larger than wasm's 4 GiB, and for
 // the growth options (maxMemoryBytes on a fixed filter, or below the first level's table).
 //
 // Fixed or growing: options without a size (neither capacity nor bucketCount) ask for a growing filter,
-// and `growable: true` makes a sized one grow from that size; a sized filter is fixed, as it always was.
+// and `growable: true` makes a sized one grow from that size; otherwise a sized filter is fixed.
 
 const kMaxU64 = (1n << 64n) - 1n;
 const kMaxKicks = 1 << 20; // core/src/options.cpp kMaxMaxKicks
 const kMaxBucketCount = 2 ** 32; // cuckoo::kMaxBucketCount
 
-const kKnown = new Set([
-  'capacity',
-  'fpr',
-  'fingerprintBits',
-  'bucketSize',
-  'maxKicks',
-  'seed',
-  'semiSort',
-  'targetLoad',
-  'bucketCount',
-  'growable',
-  'maxMemoryBytes',
-]);
+// Every option, under its JS name, with the core's name for it (cuckoo::Options): the list of known
+// options, and the one table by which errors.js names options in the core's messages the JS way.
+export const kOptionNames = {
+  capacity: 'capacity',
+  fpr: 'fpr',
+  fingerprintBits: 'fingerprint_bits',
+  bucketSize: 'bucket_size',
+  maxKicks: 'max_kicks',
+  seed: 'seed',
+  semiSort: 'semi_sort',
+  targetLoad: 'target_load',
+  bucketCount: 'bucket_count',
+  growable: 'growable',
+  maxMemoryBytes: 'max_memory_bytes',
+};
 
 function fail(name, rule, value) {
   const shown = typeof value === 'bigint' ? `${value}n` : typeof value === 'string' ? JSON.stringify(value) : String(value);
@@ -66,8 +69,8 @@ export function toCoreOptions(options) {
     throw new TypeError('cuckoo-wasm: options must be an object such as { capacity: 1000000, fpr: 0.001 }');
   }
   for (const name of Object.keys(options)) {
-    if (!kKnown.has(name)) {
-      throw new TypeError(`cuckoo-wasm: unknown option '${name}' (known: ${[...kKnown].join(', ')})`);
+    if (!Object.hasOwn(kOptionNames, name)) {
+      throw new TypeError(`cuckoo-wasm: unknown option '${name}' (known: ${Object.keys(kOptionNames).join(', ')})`);
     }
   }
   const o = options;

@@ -1,5 +1,5 @@
-// js/runtime.js: loads the WebAssembly module once and owns everything that lives in its memory on the
-// JS side: the raw exports, the current HEAPU8/HEAPU32 views, and the reusable scratch buffers.
+// js/runtime.js: loads the WebAssembly module once, and makes the calls into it: the raw per-key and batch
+// exports by op code. Its memory is memory.js's; its recorded errors errors.js's.
 //
 // The module (wasm/: a standalone build with plain C exports and no Emscripten JS glue) ships inside a
 // JS module as base64 (dist/cuckoo_wasm_binary.*, written by scripts/build-wasm.mjs), deflate-compressed
@@ -13,22 +13,8 @@
 // entries go through the CommonJS bundle (js/index.node.js, js/index.cjs), the fast "node" flavour.
 // wasm/CMakeLists.txt says how they differ; they give the same bytes, answers and errors.
 import wasmBinary from '../dist/cuckoo_wasm_binary.mjs';
-
-// The loaded runtime. Filled in by loadRuntime(); `rt.M === null` until then.
-export const rt = {
-  M: null,
-  heap: null, // Uint8Array over wasm memory; always current (see watchHeap)
-  heap32: null, // Uint32Array over the same memory
-  heap64: null, // BigUint64Array over the same memory (bigint keys are stored through it)
-  scratch: 0, // address of the per-key scratch buffer (unsigned, for indexing heap; 8-aligned, from malloc)
-  scratchArg: 0, // the same address as int32, for calls: always a small integer, never a boxed number
-  scratchCap: 0,
-  scratchView: null, // Uint8Array over exactly the scratch buffer: TextEncoder.encodeInto's target
-};
-
-const kInitialScratch = 4096;
-// The scratch buffer is never smaller (its first malloc fails the load if memory is that short).
-export const kMinScratch = kInitialScratch;
+import { rt, renewViews, initScratch } from './memory.js';
+import { lastError } from './errors.js';
 
 let loading = null;
 
@@ -47,7 +33,7 @@ function decodeBase64(text) {
 }
 
 // The module's bytes: { base64, deflated } as the build wrote them; deflated ones go through the
-// platform's DecompressionStream (browsers since 2023, Node >= 18), whose output a Response collects.
+// platform's DecompressionStream (current browsers, Node >= 18), whose output a Response collects.
 async function moduleBytes() {
   const bytes = decodeBase64(wasmBinary.base64);
   if (!wasmBinary.deflated) return bytes;
@@ -74,7 +60,7 @@ async function startModule() {
   };
   const bytes = await moduleBytes();
   // The node flavour (not deflated) is compiled on this thread: an async compile waits, idle, for V8's
-  // background threads, which on a busy machine took 50-140 ms of a cold start instead of ~5.
+  // background threads, which on a busy machine can take many times the compile itself.
   const instance = wasmBinary.deflated
     ? (await WebAssembly.instantiate(bytes, imports)).instance
     : new WebAssembly.Instance(new WebAssembly.Module(bytes), imports);
@@ -140,8 +126,8 @@ const raw = [];
 // Uint8Array keys segfaults the process (js-tests/keys.test.js "mixed key types" reproduces it; with
 // --no-turbo-inline-js-wasm-calls it passes). V8 only inlines a wasm call whose target it can speculate
 // on, i.e. a call site whose feedback saw a single target. This site sees every export (bind() calls two
-// of them through it right away), so its feedback is megamorphic and V8 emits a plain call: measured at
-// the same calls/s as the inlined wrapper, and immune to the bug. raw[] is a plain array, so the target is
+// of them through it right away), so its feedback is megamorphic and V8 emits a plain call, as fast as
+// the inlined wrapper and immune to the bug. raw[] is a plain array, so the target is
 // never constant-folded either.
 export function callRaw(op, a, b, c) {
   return raw[op](a, b, c);
@@ -158,7 +144,7 @@ function bind(M) {
     raw[op] = M[name];
   });
   rt.M = M;
-  setScratch(malloc(kInitialScratch), kInitialScratch);
+  initScratch();
   // Make callRaw's call site megamorphic before any user code runs (see callRaw): two read-only calls
   // with different targets on a throwaway filter (capacity 1, 8-bit fingerprints, b = 4, 1 kick).
   const address = M._cuckoo_create(1n, 0, 8, 4, 1, 0n, 0, 0, 0n, 0, 0, 0n);
@@ -186,134 +172,3 @@ export function requireRuntime() {
   return rt;
 }
 
-// Memory growth detaches the old ArrayBuffer; the module reports each growth (emscripten_notify_memory_growth,
-// from inside malloc), and renewViews() then replaces every view in rt, whatever caused the growth: the
-// per-key road uses them with no check at all. (A stale view would silently drop the key's bytes; checking
-// for detachment per key costs ~20 ns.)
-function renewViews(heap) {
-  rt.heap = heap;
-  rt.heap32 = new Uint32Array(heap.buffer);
-  rt.heap64 = new BigUint64Array(heap.buffer);
-  rt.scratchView = new Uint8Array(heap.buffer, rt.scratch, rt.scratchCap);
-}
-
-function setScratch(ptr, cap) {
-  rt.scratch = ptr;
-  rt.scratchArg = ptr | 0;
-  rt.scratchCap = cap;
-  rt.scratchView = new Uint8Array(rt.heap.buffer, ptr, cap);
-}
-
-// The largest request malloc can take: wasm's size_t is 32 bits, so 2^32 bytes would wrap to malloc(0),
-// which succeeds with a tiny block.
-const kMaxAlloc = 2 ** 32 - 2 ** 16;
-
-// With wasm memory exhausted, a C++ allocation that fails cannot allocate its own std::bad_alloc either
-// (Emscripten's libc++abi keeps no emergency pool for exception objects): std::terminate() runs and, under
-// wasm exceptions, recurses until the JS stack overflows. So create, deserialize and merge first check that
-// a little memory is free, enough for a filter's small objects, the core's error message and any
-// exception; a table that does not fit in what remains is then reported as usual (factory.cpp).
-const kHeadroom = 16384;
-
-export function requireHeadroom() {
-  const ptr = rt.M._malloc(kHeadroom);
-  if (ptr === 0) {
-    throw new RangeError(
-      'cuckoo-wasm: not enough WebAssembly memory left for a filter (all filters share at most 4 GiB; ' +
-        'dispose() the ones no longer needed)',
-    );
-  }
-  rt.M._free(ptr);
-}
-
-// malloc that returns an unsigned address (memory may exceed 2 GiB) and throws instead of returning 0.
-export function malloc(bytes) {
-  if (!(bytes >= 0 && bytes <= kMaxAlloc)) {
-    throw new RangeError(`cuckoo-wasm: cannot allocate ${bytes} bytes: WebAssembly memory is limited to 4 GiB`);
-  }
-  const ptr = rt.M._malloc(bytes) >>> 0;
-  if (ptr === 0) {
-    throw new RangeError(
-      `cuckoo-wasm: out of WebAssembly memory allocating ${bytes} bytes (the limit is 4 GiB)`,
-    );
-  }
-  return ptr;
-}
-
-export function free(ptr) {
-  rt.M._free(ptr);
-}
-
-// Keys up to this many bytes share one scratch buffer, kept for the module's life (one buffer is cheaper
-// than an allocation per call).
-export const kKeptScratch = 1 << 20;
-let shrinkQueued = false;
-
-// Makes the scratch buffer at least `bytes` long; throws RangeError (changing nothing) if memory is short.
-// Up to kKeptScratch it grows by doubling and stays. A longer key gets a buffer of exactly its size, given
-// back once the current task is done (a microtask): a one-off 100 MB key must not pin 100 MB of wasm
-// memory that filters could use, and a loop over long keys still reuses one buffer.
-export function ensureScratch(bytes) {
-  if (bytes <= rt.scratchCap) return;
-  let cap = bytes;
-  if (bytes <= kKeptScratch) {
-    cap = Math.max(rt.scratchCap, 64);
-    while (cap < bytes) cap *= 2;
-  }
-  const ptr = malloc(cap);
-  free(rt.scratch);
-  setScratch(ptr, cap);
-  if (cap > kKeptScratch && !shrinkQueued) {
-    shrinkQueued = true;
-    queueMicrotask(shrinkScratch);
-  }
-}
-
-function shrinkScratch() {
-  shrinkQueued = false;
-  if (rt.scratchCap <= kKeptScratch) return;
-  // The small buffer first: if memory is that short, the large one stays, so the scratch buffer always
-  // holds at least kMinScratch bytes (the per-key road for short strings relies on it and checks nothing).
-  const ptr = rt.M._malloc(kInitialScratch) >>> 0;
-  if (ptr === 0) return;
-  free(rt.scratch);
-  setScratch(ptr, kInitialScratch);
-}
-
-// The core's messages name options as C++ spells them (target_load); a JS caller wrote targetLoad.
-const kOptionNames =
-  /\b(fingerprint_bits|bucket_size|max_kicks|semi_sort|target_load|bucket_count|huge_pages|max_memory_bytes)\b/g;
-function jsOptionNames(message) {
-  return message.replace(kOptionNames, (name) => name.replace(/_(\w)/g, (_, c) => c.toUpperCase()));
-}
-
-// Error kinds recorded by wasm/factory.cpp (enum ErrorKind).
-const kInvalidArgument = 1;
-export const kOutOfMemory = 2;
-
-const utf8 = new TextDecoder();
-
-// The NUL-terminated UTF-8 string at address in wasm memory.
-function readCString(address) {
-  const heap = rt.heap;
-  let end = address;
-  while (heap[end] !== 0) end++;
-  return utf8.decode(heap.subarray(address, end));
-}
-
-// The kind of error the last create/deserialize/insert recorded (0: none).
-export function lastErrorKind() {
-  return rt.M._cuckoo_last_error_kind();
-}
-
-// Builds the JS Error for the last failed create/deserialize, or for an insert whose growth did not fit:
-// options out of range and tables that do not fit in memory are RangeErrors, bad bytes are Errors; the
-// message is the C++ what() text.
-export function lastError() {
-  const M = rt.M;
-  const kind = M._cuckoo_last_error_kind();
-  const message = readCString(M._cuckoo_last_error_message() >>> 0);
-  // Options are the caller's: name them in JS. A header's fields keep docs/format.md's names.
-  if (kind === kInvalidArgument || kind === kOutOfMemory) return new RangeError(jsOptionNames(message));
-  return new Error(message);
-}
