@@ -30,6 +30,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core_access.h"
 #include "growing_core.h"
 #include "hash.h"
 #include "level_hasher.h"
@@ -38,6 +39,7 @@
 namespace {
 
 using cuckoo::CuckooFilter;
+using cuckoo::internal::CoreAccess;
 using cuckoo::FormatError;
 using cuckoo::Options;
 using cuckoo::internal::BucketHasher;
@@ -53,7 +55,7 @@ uint64_t seed_offset() {
   return s == nullptr ? 0 : std::strtoull(s, nullptr, 10) * 0x9E3779B97F4A7C15ull;
 }
 
-const GrowingCore& growing(const CuckooFilter& f) { return static_cast<const GrowingCore&>(f.core()); }
+const GrowingCore& growing(const CuckooFilter& f) { return static_cast<const GrowingCore&>(CoreAccess::core(f)); }
 
 Options growable(unsigned b, unsigned f, bool semi, uint64_t n0, uint64_t seed, unsigned kicks = 500) {
   Options o;
@@ -480,7 +482,7 @@ TEST(GrowthErase, ManyLevelsThenARandomHalf) {
     // Erasing the other half too leaves every level empty.
     for (size_t j = half; j < copies.size(); ++j) ASSERT_TRUE(f.erase(copies[j])) << copies[j];
     EXPECT_EQ(f.size(), 0u);
-    EXPECT_EQ(f.core().count_entries(), 0u);
+    EXPECT_EQ(CoreAccess::core(f).count_entries(), 0u);
   }
 }
 
@@ -692,7 +694,7 @@ TEST(GrowthLimit, MaxMemoryStopsGrowthAndLosesNothing) {
       }
     }
     EXPECT_EQ(f.levels(), 5u);
-    EXPECT_LE(f.core().table_bytes(), o.max_memory_bytes);
+    EXPECT_LE(CoreAccess::core(f).table_bytes(), o.max_memory_bytes);
     EXPECT_EQ(f.size(), stored.size());
     const Bytes before = f.serialize();
     for (int k = 0; k < 100; ++k) EXPECT_FALSE(f.insert(rng()));

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "core_access.h"
 #include "filter_core.h"
 #include "test_support.h"
 
@@ -27,6 +28,7 @@ namespace {
 using cuckoo_test::test_scale;
 
 using cuckoo::CuckooFilter;
+using cuckoo::internal::CoreAccess;
 using cuckoo::Options;
 
 // 2^20 buckets at scale 1; a smaller power of two under a smaller scale (never below 2^14).
@@ -125,7 +127,7 @@ TEST_P(LoadTest, FillToFailureLosesNothing) {
   // State after the failure: the victim is parked and counted, the table holds the rest.
   EXPECT_TRUE(filter.is_full());
   EXPECT_EQ(filter.size(), r.inserted - r.saturated);
-  EXPECT_EQ(filter.core().count_entries() + 1, r.inserted - r.saturated);
+  EXPECT_EQ(CoreAccess::core(filter).count_entries() + 1, r.inserted - r.saturated);
   // The refused insert changed nothing, and refusing again still changes nothing.
   const auto bytes = filter.serialize();
   EXPECT_FALSE(filter.insert(r.inserted + 1));
@@ -138,7 +140,7 @@ TEST_P(LoadTest, FillToFailureLosesNothing) {
   // An erase frees a slot; the filter takes keys again and loses nothing on the way.
   ASSERT_TRUE(filter.erase(uint64_t{0}));
   EXPECT_EQ(filter.size(), r.inserted - r.saturated - 1);
-  EXPECT_EQ(filter.core().count_entries() + (filter.is_full() ? 1 : 0), r.inserted - r.saturated - 1);
+  EXPECT_EQ(CoreAccess::core(filter).count_entries() + (filter.is_full() ? 1 : 0), r.inserted - r.saturated - 1);
   uint64_t next = r.inserted;
   if (!filter.is_full()) {
     EXPECT_TRUE(filter.insert(next));

@@ -17,12 +17,14 @@
 #include <string>
 #include <vector>
 
+#include "core_access.h"
 #include "filter_core.h"
 #include "test_support.h"
 
 namespace {
 
 using cuckoo::CuckooFilter;
+using cuckoo::internal::CoreAccess;
 using cuckoo_test::all_shapes;
 using cuckoo_test::options_for;
 using cuckoo_test::Shape;
@@ -40,7 +42,7 @@ std::vector<uint64_t> fill(CuckooFilter& filter, std::mt19937_64& rng, uint64_t 
 }
 
 uint64_t table_entries(const CuckooFilter& f) {
-  return f.core().count_entries() + (f.is_full() ? 1 : 0);
+  return CoreAccess::core(f).count_entries() + (f.is_full() ? 1 : 0);
 }
 
 class MergeProperty : public ::testing::TestWithParam<Shape> {};

@@ -25,6 +25,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "core_access.h"
 #include "filter_core.h"
 #include "test_support.h"
 
@@ -36,6 +37,7 @@ using cuckoo_test::all_shapes;
 using cuckoo_test::shape_name;
 
 using cuckoo::CuckooFilter;
+using cuckoo::internal::CoreAccess;
 using cuckoo::Options;
 
 // The whole suite's budget, split evenly over the configurations.
@@ -142,7 +144,7 @@ class ModelRun {
       model_.clear();
       live_.clear();
       ASSERT_EQ(filter_.size(), 0u);
-      ASSERT_EQ(filter_.core().count_entries(), 0u);
+      ASSERT_EQ(CoreAccess::core(filter_).count_entries(), 0u);
       return;
     }
     const unsigned insert_share = filling_ ? 550 : 150, erase_share = filling_ ? 100 : 500;
@@ -205,7 +207,7 @@ class ModelRun {
   // Every key of the model, and the table's actual contents, against the model.
   void full_check(uint64_t op) {
     ASSERT_EQ(filter_.size(), model_.size()) << "op " << op;
-    ASSERT_EQ(filter_.core().count_entries() + (filter_.is_full() ? 1 : 0), filter_.size())
+    ASSERT_EQ(CoreAccess::core(filter_).count_entries() + (filter_.is_full() ? 1 : 0), filter_.size())
         << "op " << op << ": entries in the table (plus the victim) differ from size()";
     std::unordered_map<uint64_t, size_t> copies;
     for (uint64_t k : live_) ++copies[k];

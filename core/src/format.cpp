@@ -31,6 +31,7 @@
 
 #include "cuckoo/filter.h"
 #include "bits.h"
+#include "core_access.h"
 #include "filter_core.h"
 #include "growing_core.h"
 #include "hash.h"
@@ -215,7 +216,7 @@ CuckooFilter deserialize_growing(const uint8_t* in, size_t size, bool huge_pages
     throw FormatError("the levels' tables take " + std::to_string(table_bytes) + " bytes, more than max_memory_bytes " +
                       std::to_string(c.max_memory_bytes));
   c.huge_pages = huge_pages;
-  return CuckooFilter(std::make_unique<internal::GrowingCore>(c, std::move(cores)));
+  return internal::CoreAccess::wrap(std::make_unique<internal::GrowingCore>(c, std::move(cores)));
 }
 
 void serialize_growing(const internal::GrowingCore& core, uint8_t* out) {

@@ -51,7 +51,7 @@ if(MODE STREQUAL "find_package")
   run(${CMAKE_COMMAND} --build "${WORK}/cuckoo-build")
   run(${CMAKE_COMMAND} --install "${WORK}/cuckoo-build" --prefix "${prefix}")
   # The install must carry the public headers and the package files.
-  foreach(header cuckoo.h export.h filter.h format.h options.h)
+  foreach(header cuckoo.h export.h filter.h format.h options.h internal/key_traits.h)
     if(NOT EXISTS "${prefix}/include/cuckoo/${header}")
       message(FATAL_ERROR "run.cmake: ${prefix}/include/cuckoo/${header} was not installed")
     endif()

@@ -1,17 +1,5 @@
-// cuckoo/filter.h: cuckoo::CuckooFilter, the paper's cuckoo filter with run-time configuration.
-//
-// Keys are bytes (std::string_view; a contiguous container or span of bytes such as std::vector<uint8_t>,
-// std::array<std::byte, N> or std::span<const std::byte>; or pointer + length: the pointer must address
-// that many readable bytes, and may be null only for length 0, as with std::string_view) or 64-bit
-// integers (hashed as their 8 little-endian bytes, so insert(uint64_t{7}) and insert of the bytes
-// 07 00 00 00 00 00 00 00 agree). The same bytes are the same key whichever way they are passed.
-// Any integer type converts to uint64_t: insert('a') is the integer 97, not the string "a", and
-// insert(-1) is 2^64 - 1. Pass std::string_view("a") for text. Floating-point keys do not compile: they
-// would convert silently too (insert(3.7) would store the integer 3). Nor does insert(nullptr).
-// How a key becomes a bucket index and a fingerprint is frozen and specified in docs/hashing.md.
-//
-// Thread safety: const member functions (contains, count, contains_many, serialize, ...) may run from
-// many threads at once; anything that modifies needs exclusive access, as with the standard containers.
+// cuckoo/filter.h: cuckoo::CuckooFilter, the paper's cuckoo filter with run-time configuration
+// (cuckoo/options.h). Include cuckoo/cuckoo.h, which also brings the binary format's errors.
 #pragma once
 
 #include <cstddef>
@@ -19,61 +7,38 @@
 #include <iterator>
 #include <memory>
 #include <string_view>
-#include <type_traits>
 #include <vector>
 
 #include "cuckoo/export.h"
+#include "cuckoo/internal/key_traits.h"
 #include "cuckoo/options.h"
 
 namespace cuckoo {
 
 namespace internal {
 class FilterCore;
-
-template <typename T>
-using DataOf = decltype(std::data(std::declval<const T&>()));
-
-template <typename T>
-using SizeOf = decltype(std::size(std::declval<const T&>()));
-
-template <typename Element>
-constexpr bool is_text_char() {
-#if defined(__cpp_char8_t)
-  if constexpr (std::is_same_v<Element, char8_t>) return true;
-#endif
-  return std::is_same_v<Element, char>;
-}
-
-// Whether T is a contiguous range of single-byte elements (char, signed or unsigned char, std::byte,
-// char8_t) with an unsigned size: what the byte-range overloads below take. Left out:
-// - arrays of char or char8_t: a string literal is one, and its size counts the terminating NUL ("abc"
-//   must stay the 3-byte std::string_view key; arrays of unsigned char or std::byte are all their bytes);
-// - anything that converts to std::string_view (std::string), which the std::string_view overload takes;
-// - anything that converts to uint64_t, which stays the integer key it was before these overloads;
-// - volatile elements, which cannot be hashed as plain memory.
-template <typename T, typename = void>
-struct IsByteRange : std::false_type {};
-template <typename T>
-struct IsByteRange<T, std::void_t<DataOf<T>, SizeOf<T>>> {
-  using Pointee = std::remove_pointer_t<DataOf<T>>;
-  using Element = std::remove_cv_t<Pointee>;
-  static constexpr bool value =
-      std::is_pointer_v<DataOf<T>> && !std::is_volatile_v<Pointee> && std::is_unsigned_v<SizeOf<T>> &&
-      !(std::is_array_v<T> && is_text_char<Element>()) && !std::is_convertible_v<const T&, std::string_view> &&
-      !std::is_convertible_v<const T&, uint64_t> &&
-      (is_text_char<Element>() || std::is_same_v<Element, signed char> || std::is_same_v<Element, unsigned char> ||
-       std::is_same_v<Element, std::byte>);
-};
+struct CoreAccess;
 }  // namespace internal
 
+// An approximate set of keys: contains() is never false for a key inserted and not erased, and true for
+// another key with probability at most the configured false-positive rate.
+//
+// Keys. Every key operation (insert, contains, erase, count, hash) takes a key as
+// - bytes: std::string_view; a contiguous container or span of bytes such as std::vector<uint8_t>,
+//   std::array<std::byte, N> or std::span<const std::byte>; or pointer + length, where the pointer must
+//   address that many readable bytes and may be null only for length 0, as with std::string_view;
+// - a 64-bit integer, hashed as its 8 little-endian bytes: insert(uint64_t{7}) and insert of the bytes
+//   07 00 00 00 00 00 00 00 are the same key.
+// The same bytes are the same key whichever way they are passed. Any integer type converts to uint64_t:
+// insert('a') is the integer 97, not the string "a", and insert(-1) is 2^64 - 1; pass
+// std::string_view("a") for text. Floating-point keys do not compile, since they would convert silently
+// too (insert(3.7) would store the integer 3); hash their bytes or their text. Nor does nullptr, which
+// would pick the std::string_view overload and run strlen(nullptr); a literal 0 stays the integer key 0.
+// How a key becomes a bucket index and a fingerprint is frozen and specified in docs/hashing.md.
+//
+// Thread safety: const member functions (contains, count, contains_many, serialize, ...) may run from
+// many threads at once; anything that modifies needs exclusive access, as with the standard containers.
 class CUCKOO_API CuckooFilter {
-  // Selects the deleted overloads below for float, double and long double keys, and for nullptr.
-  template <typename T>
-  using IfNotAKey = std::enable_if_t<std::is_floating_point_v<T> || std::is_null_pointer_v<T>>;
-  // Selects the byte-range overloads (see internal::IsByteRange).
-  template <typename T>
-  using IfByteRange = std::enable_if_t<internal::IsByteRange<T>::value>;
-
  public:
   // Throws std::invalid_argument naming the option when the options are impossible.
   explicit CuckooFilter(const Options& options);
@@ -97,59 +62,45 @@ class CUCKOO_API CuckooFilter {
   bool insert(std::string_view key);
   bool insert(uint64_t key);
   bool insert(const void* data, size_t size);
+  template <typename Bytes, typename = internal::IfByteRange<Bytes>>
+  bool insert(const Bytes& key) { return insert(std::data(key), std::size(key)); }
+  template <typename NotAKey, typename = internal::IfNotAKey<NotAKey>>
+  bool insert(NotAKey key) = delete;
 
   // True if key may be in the set; never false for a key inserted and not erased.
   bool contains(std::string_view key) const;
   bool contains(uint64_t key) const;
   bool contains(const void* data, size_t size) const;
+  template <typename Bytes, typename = internal::IfByteRange<Bytes>>
+  bool contains(const Bytes& key) const { return contains(std::data(key), std::size(key)); }
+  template <typename NotAKey, typename = internal::IfNotAKey<NotAKey>>
+  bool contains(NotAKey key) const = delete;
 
   // Removes one copy of key's fingerprint. Returns false if none was found. Only erase keys you
   // inserted: erasing a never-inserted key may remove another key's colliding fingerprint.
   bool erase(std::string_view key);
   bool erase(uint64_t key);
   bool erase(const void* data, size_t size);
+  template <typename Bytes, typename = internal::IfByteRange<Bytes>>
+  bool erase(const Bytes& key) { return erase(std::data(key), std::size(key)); }
+  template <typename NotAKey, typename = internal::IfNotAKey<NotAKey>>
+  bool erase(NotAKey key) = delete;
 
   // Number of stored fingerprints matching key (>= the number of copies inserted and not erased).
   size_t count(std::string_view key) const;
   size_t count(uint64_t key) const;
   size_t count(const void* data, size_t size) const;
-
-  // A double or float key is an error, not the integer it truncates to: hash its bytes or its text.
-  // So is nullptr, which would pick the std::string_view overload and run strlen(nullptr). (A template,
-  // not a plain nullptr_t overload, so that a literal 0 stays the integer key 0 instead of ambiguous.)
-  template <typename NotAKey, typename = IfNotAKey<NotAKey>>
-  bool insert(NotAKey key) = delete;
-  template <typename NotAKey, typename = IfNotAKey<NotAKey>>
-  bool contains(NotAKey key) const = delete;
-  template <typename NotAKey, typename = IfNotAKey<NotAKey>>
-  bool erase(NotAKey key) = delete;
-  template <typename NotAKey, typename = IfNotAKey<NotAKey>>
+  template <typename Bytes, typename = internal::IfByteRange<Bytes>>
+  size_t count(const Bytes& key) const { return count(std::data(key), std::size(key)); }
+  template <typename NotAKey, typename = internal::IfNotAKey<NotAKey>>
   size_t count(NotAKey key) const = delete;
 
-  // Byte containers and spans: their bytes, as with (data, size).
-  template <typename Bytes, typename = IfByteRange<Bytes>>
-  bool insert(const Bytes& key) {
-    return insert(std::data(key), std::size(key));
-  }
-  template <typename Bytes, typename = IfByteRange<Bytes>>
-  bool contains(const Bytes& key) const {
-    return contains(std::data(key), std::size(key));
-  }
-  template <typename Bytes, typename = IfByteRange<Bytes>>
-  bool erase(const Bytes& key) {
-    return erase(std::data(key), std::size(key));
-  }
-  template <typename Bytes, typename = IfByteRange<Bytes>>
-  size_t count(const Bytes& key) const {
-    return count(std::data(key), std::size(key));
-  }
-
-  // Batch operations: hash a window of keys and prefetch both buckets of each well before probing
-  // them, which hides DRAM latency on tables larger than the cache.
-  // insert_many stops at the first key that does not fit and returns how many keys were inserted.
+  // Batch insert and lookup: hash a window of keys and prefetch both buckets of each well before probing
+  // them, which hides DRAM latency on tables larger than the cache. insert_many inserts keys[0..n) in
+  // order, stops at the first key that does not fit, and returns how many were inserted. contains_many
+  // sets out[i] = 1 if keys[i] may be in the set, else 0.
   size_t insert_many(const uint64_t* keys, size_t n);
   size_t insert_many(const std::string_view* keys, size_t n);
-  // out[i] = 1 if keys[i] may be in the set, else 0.
   void contains_many(const uint64_t* keys, size_t n, uint8_t* out) const;
   void contains_many(const std::string_view* keys, size_t n, uint8_t* out) const;
 
@@ -186,28 +137,25 @@ class CUCKOO_API CuckooFilter {
   uint64_t hash(std::string_view key) const;
   uint64_t hash(uint64_t key) const;
   uint64_t hash(const void* data, size_t size) const;
-  template <typename Bytes, typename = IfByteRange<Bytes>>
-  uint64_t hash(const Bytes& key) const {
-    return hash(std::data(key), std::size(key));
-  }
-  template <typename NotAKey, typename = IfNotAKey<NotAKey>>
+  template <typename Bytes, typename = internal::IfByteRange<Bytes>>
+  uint64_t hash(const Bytes& key) const { return hash(std::data(key), std::size(key)); }
+  template <typename NotAKey, typename = internal::IfNotAKey<NotAKey>>
   uint64_t hash(NotAKey key) const = delete;
 
-  // Binary format (docs/format.md): header, packed table, checksum. Identical from native and WASM.
+  // Binary format (docs/format.md): header, packed table, checksum; identical from native and WASM.
+  // serialize() returns the bytes; serialize_to writes the serialized_size() bytes to out.
   std::vector<uint8_t> serialize() const;
   size_t serialized_size() const;
-  // Writes serialized_size() bytes to out.
   void serialize_to(uint8_t* out) const;
   // Validates everything before trusting anything; throws cuckoo::FormatError (cuckoo/format.h).
   // huge_pages is Options::huge_pages for the loaded table: a memory hint, so the bytes do not hold it.
   static CuckooFilter deserialize(const void* data, size_t size, bool huge_pages = true);
 
-  // Access to the implementation for the format and the WASM binding; not part of the stable API.
-  internal::FilterCore& core() { return *core_; }
-  const internal::FilterCore& core() const { return *core_; }
+ private:
+  // Tests reach the implementation through internal::CoreAccess (core/src/core_access.h).
+  friend struct internal::CoreAccess;
   explicit CuckooFilter(std::unique_ptr<internal::FilterCore> core);
 
- private:
   std::unique_ptr<internal::FilterCore> core_;
 };
 
