@@ -11,8 +11,8 @@
 //    Options{capacity, fpr} accepts `capacity` distinct keys and its measured rate (10^6 absent keys)
 //    does not exceed fpr.
 // 3. The promise behind sizing ("capacity distinct items always fit", cuckoo/options.h) across seeds and
-//    bucket sizes: small capacities (failed before commit e22109f) and b = 2 with a large fpr (failed
-//    before resolve() kept fingerprints long enough to fill the table); both are regression tests now.
+//    bucket sizes: small capacities, where the load at the first failure varies most, and b = 2 with a
+//    large fpr, which needs resolve() to keep fingerprints long enough to fill the table.
 #include <gtest/gtest.h>
 
 #include <cuckoo/cuckoo.h>
@@ -157,10 +157,10 @@ INSTANTIATE_TEST_SUITE_P(Intents, SizingFromIntent, ::testing::ValuesIn(intents(
 // cuckoo/options.h promises that a filter sized for `capacity` always takes `capacity` distinct items.
 // Small tables are where that is hardest: the load at the first failure varies a lot with a few dozen
 // slots, and in a table of n buckets a pair of buckets is shared by many keys (5 keys on one pair of
-// 2-entry buckets already overflow it). Before commit e22109f (fixed target loads of 82% / 94% / 97%, no
-// slack) this sweep found 135 of 30000 filters refusing a key early (b=2: 129, b=4: 6, b=8: 0), e.g.
-// b=4 capacity=15 seed=3 refused key 14 of 15 in a 4-bucket table. It tries every capacity from 1 to 200
-// with 50 seeds per bucket size and lists any failure.
+// 2-entry buckets already overflow it). With fixed target loads of 82% / 94% / 97% and no slack, 135 of
+// these 30000 filters would refuse a key early (b=2: 129, b=4: 6, b=8: 0), e.g. b=4 capacity=15 seed=3
+// would refuse key 14 of 15 in a 4-bucket table. It tries every capacity from 1 to 200 with 50 seeds per
+// bucket size and lists any failure.
 TEST(SizingFromIntentSweep, SmallCapacitiesAlwaysFit) {
   std::ostringstream failures, per_bucket_size;
   unsigned failed = 0, tried = 0;
@@ -217,10 +217,10 @@ struct CapacitySweep {
 // At b = 2 a large fpr allows a short fingerprint (fpr >= 4/63 ~ 0.063 -> f <= 6; fpr >= 4/15 -> f = 4), and
 // short fingerprints in buckets of 2 jam long before any useful load on large tables (b = 2, 2^20 buckets:
 // f = 6 fills to 0.48..0.83 depending on the seed, f = 4 to 0.24..0.41), because with 2^f - 1 fingerprint
-// values each bucket has only that many partner buckets. Before resolve() raised such fingerprints to
-// min_fingerprint_bits_for_load() (8 bits at b = 2), Options{capacity = 10^6, fpr = 0.1, bucket_size = 2}
-// refused key 508636 at load 0.386. The paper recommends b = 2 precisely for large rates (eps > 0.002), so
-// users will pick this.
+// values each bucket has only that many partner buckets. So resolve() raises such fingerprints to
+// min_fingerprint_bits_for_load() (8 bits at b = 2); without that, Options{capacity = 10^6, fpr = 0.1,
+// bucket_size = 2} would refuse key 508636 at load 0.386. The paper recommends b = 2 precisely for large
+// rates (eps > 0.002), so users will pick this.
 TEST(SizingFromIntentSweep, BucketSize2AtLargeFprHoldsCapacity) {
   CapacitySweep sweep;
   std::vector<uint64_t> capacities = {1000, 100000};
@@ -243,13 +243,13 @@ TEST(SizingFromIntentSweep, BucketSize2AtLargeFprHoldsCapacity) {
 }
 
 // An explicit short fingerprint at b = 2 (4..7 bits) still gets a target load that takes `capacity` keys.
-// The earlier targets (f = 4: 0.15, f = 6: 0.65) were measured on small tables only: a user audit found
-// Options{capacity = 4'000'000, bucket_size = 2, fingerprint_bits = 4, seed = 2} full at 1,865,627 keys
-// (load 0.070), and f = 6 failing in 1 of 10 seeds at 4 M.
+// Targets read off small tables only (f = 4: 0.15, f = 6: 0.65) are too high for large ones: with them,
+// Options{capacity = 4'000'000, bucket_size = 2, fingerprint_bits = 4, seed = 2} is full at ~1.87 M keys
+// (load 0.070), and f = 6 fails in 1 of 10 seeds at 4 M.
 TEST(SizingFromIntentSweep, BucketSize2ExplicitShortFingerprintsHoldCapacity) {
   CapacitySweep sweep;
   std::vector<uint64_t> capacities = {1000, 100000};
-  if (test_scale() >= 0.5) capacities.push_back(4000000);  // the audit's case, only in optimised builds
+  if (test_scale() >= 0.5) capacities.push_back(4000000);  // the 4 M case, only in optimised builds
   for (unsigned f : {4u, 5u, 6u, 7u}) {
     for (uint64_t capacity : capacities) {
       for (uint64_t seed = 1; seed <= 3; ++seed) {
@@ -258,7 +258,7 @@ TEST(SizingFromIntentSweep, BucketSize2ExplicitShortFingerprintsHoldCapacity) {
         o.fingerprint_bits = f;
         o.bucket_size = 2;
         o.seed = seed;
-        // The audit's keys.
+        // The keys of the 4 M case above.
         sweep.check(o, "", [&](uint64_t k) { return k * 0x9E3779B97F4A7C15ull + seed; });
       }
     }

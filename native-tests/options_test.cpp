@@ -129,7 +129,7 @@ TEST(OptionsErrors, FprAndFingerprintBitsTogether) {
   o.fingerprint_bits = 12;
   EXPECT_EQ(resolve_error(o), "cuckoo: set either fpr or fingerprint_bits, not both (got fpr 0.01 and fingerprint_bits 12)");
   EXPECT_THROW(CuckooFilter{o}, std::invalid_argument);
-  // Code from before 0.2, when 0 meant "unset", learns from the message which 0 is now a value.
+  // A caller who expects 0 to mean "unset" learns from the message which 0 is taken as a value.
   o.fpr = 0.0;
   EXPECT_NE(resolve_error(o).find("(got fpr 0 and fingerprint_bits 12)"), std::string::npos) << resolve_error(o);
 }

@@ -48,8 +48,7 @@ inline bool spare_bits_are_zero(const uint8_t* stream, size_t stream_bytes, uint
 // Hides a constant from the optimizer, so that x * opaque(c) stays one multiply. GCC expands a multiply by
 // a constant such as 0x001001001001 (a fingerprint broadcast to every field) into a chain of shifts and
 // adds: less latency, more instructions. A lookup is two cache misses, and the number of lookups the CPU
-// keeps in flight is set by their instruction count, so one imul is the better trade (with
-// PackedTable::match_either and byte addressing, single lookups on a 192 MB table ran 1.2x faster).
+// keeps in flight is set by their instruction count, so one imul is the better trade.
 // WebAssembly engines lower a multiply themselves, and wasm has no inline asm, so there it is a no-op.
 template <typename T>
 CUCKOO_INLINE T opaque(T value) {

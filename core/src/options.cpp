@@ -24,8 +24,8 @@ void require_bucket_size(unsigned b) {
 
 // A double as a user would write it: std::to_string prints fixed 6 decimals, so fpr 1e-12 read "0.000000".
 // 6 significant digits for a figure we computed (approximate = true); for a value the user gave, the
-// fewest (6 or more) that read back as it: at a fixed 6, target_load 1.0000001 was refused as "must be
-// in (0, 1] (got 1)". The text is printf's "%.*g" (decimal.h writes it without printf).
+// fewest (6 or more) that read back as it: at a fixed 6, target_load 1.0000001 would be refused as "must
+// be in (0, 1] (got 1)". The text is printf's "%.*g" (decimal.h writes it without printf).
 std::string show(double value, bool approximate = false) {
   int digits = 6;
   while (!approximate && digits < 17 && !internal::reads_back(value, digits)) ++digits;

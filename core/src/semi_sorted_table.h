@@ -292,7 +292,7 @@ class SemiSortedTable {
     const uint64_t pos = bucket * bucket_bits();
     if (one_word_bucket()) {
       // Assemble the bucket and write it in one read-modify-write. Five overlapping unaligned
-      // writes (code, then each low part) made each load wait on the store before it.
+      // writes (code, then each low part) would make each load wait on the store before it.
       uint64_t word = codec_->encode[nibbles];
       for (unsigned s = 0; s < 4; ++s) word |= uint64_t{e[s] & low_mask(lb)} << (kSemiSortCodeBits + s * lb);
       write_bits(base, pos, static_cast<unsigned>(bucket_bits()), word);

@@ -24,10 +24,10 @@ inline constexpr double kDefaultFpr = 0.01;
 inline constexpr uint64_t kDefaultInitialCapacity = 1024;
 
 // The optional fields are unset by default, which picks the documented default; any value that is set is
-// checked, so fpr = 0 or fingerprint_bits = 0 is an error, not a quiet "use the default" (before 0.2, 0
-// meant unset). The "= std::nullopt" initialisers keep -Wmissing-field-initializers quiet for callers
-// who use designated initialisers. One thing std::optional gives up: a brace initialiser no longer
-// rejects narrowing, so .fingerprint_bits = 12.7 compiles (as 12), as an assignment always did.
+// checked, so fpr = 0 or fingerprint_bits = 0 is an error, not a quiet "use the default". The
+// "= std::nullopt" initialisers keep -Wmissing-field-initializers quiet for callers who use designated
+// initialisers. One thing std::optional gives up: a brace initialiser does not reject narrowing into it,
+// so .fingerprint_bits = 12.7 compiles (as 12), as an assignment does.
 struct Options {
   // Number of items the filter must accept, at least 1. Required unless bucket_count is set or the filter
   // is growable; for a growable filter, the size of its first level (default kDefaultInitialCapacity).
