@@ -12,9 +12,6 @@ namespace cuckoo::internal {
 namespace {
 // Keys per block of contains_many_hashed, which narrows each block to the keys not found yet.
 constexpr size_t kBlock = 256;
-// A single lookup starts loading the buckets of this many levels ahead of the one it probes: each probe is
-// one or two cache misses, and without the prefetch the CPU would wait for them level after level.
-constexpr size_t kPrefetchLevels = 4;
 // Levels this small grow instead of refusing a failed walk: a jam below half load is ordinary chance in a
 // handful of buckets, and growing past them costs little memory.
 constexpr uint64_t kJamCheckSlots = 4096;
@@ -90,19 +87,16 @@ LevelKey GrowingCore::level_key(uint64_t hash) const {
 }
 
 // Newest first. The newest two levels, which hold about three quarters of the items, are probed without a
-// branch between them (which of them holds a present key is a coin toss, and a mispredicted branch would
-// discard the loads in flight behind it); every probe starts the loads of a level kPrefetchLevels older.
+// branch between them: which of them holds a present key is a coin toss, and a mispredicted branch would
+// discard the loads in flight behind it. Older levels are not prefetched ahead of their probes: a lookup
+// that visits several levels is bound by the probes' instructions more than by their misses.
 bool GrowingCore::contains_hashed(uint64_t hash) const {
   const LevelKey key = level_key(hash);
-  const size_t newest = levels_.size() - 1;
-  for (size_t s = newest + 1; s-- > 0 && newest - s < kPrefetchLevels;) levels_[s]->prefetch_level_key(key);
-  auto probe = [&](size_t s) {
-    if (s >= kPrefetchLevels) levels_[s - kPrefetchLevels]->prefetch_level_key(key);
-    return levels_[s]->contains_level_key(key);
-  };
-  if (newest == 0) return probe(0);
-  bool hit = probe(newest) | probe(newest - 1);
-  for (size_t s = newest - 1; !hit && s-- > 0;) hit = probe(s);
+  size_t s = levels_.size() - 1;
+  bool hit = levels_[s]->contains_level_key(key);
+  if (s == 0) return hit;
+  hit |= levels_[--s]->contains_level_key(key);
+  while (!hit && s-- > 0) hit = levels_[s]->contains_level_key(key);
   return hit;
 }
 
