@@ -5,8 +5,8 @@
 // whose new level does not fit: hot_path.cpp catches those and records them here). A C++ exception
 // escaping into JS would show up as an opaque WebAssembly.Exception (or an abort), so every function here
 // catches, records the error (kind + the core's what() text) and returns nullptr; the JS layer reads the
-// record and throws the matching Error subclass with the same message. Built with -fwasm-exceptions, so the try blocks cost
-// nothing when nothing is thrown.
+// record and throws the matching Error subclass with the same message. Built with -fwasm-exceptions, so
+// the try blocks cost nothing when nothing is thrown.
 #pragma once
 
 #include <cstddef>
@@ -16,7 +16,7 @@
 
 namespace cuckoo_wasm {
 
-// What went wrong in the last failed call; JS maps it to an Error class (js/runtime.js).
+// What went wrong in the last failed call; JS maps it to an Error class (js/errors.js).
 enum ErrorKind : int {
   kNoError = 0,
   kInvalidArgument = 1,  // std::invalid_argument: options out of range -> RangeError
@@ -25,22 +25,22 @@ enum ErrorKind : int {
   kOther = 4,            // anything else -> Error
 };
 
-// cuckoo::Options as JS passes them (js/options.js, toCoreOptions; wasm/bindings.cpp): the same fields, but with 0 for "not
-// given" where the core has std::optional (C has no std::optional). No ambiguity: JS has
-// already refused 0 for each of these (fpr must be in (0, 1), fingerprintBits in 4..32, ...).
+// cuckoo::Options as JS passes them (js/options.js, toCoreOptions; wasm/bindings.cpp): the same fields, but
+// with 0 for "not given" where the core has std::optional (C has no std::optional); JS never passes 0 as
+// a value for those fields. cuckoo_create sets every field; the defaults here are the core's own.
 struct JsOptions {
   uint64_t capacity = 0;
   double fpr = 0;
   unsigned fingerprint_bits = 0;
-  unsigned bucket_size = 4;
-  unsigned max_kicks = cuckoo::kDefaultMaxKicks;
-  uint64_t seed = 0;
-  bool semi_sort = false;
+  unsigned bucket_size = cuckoo::Options{}.bucket_size;
+  unsigned max_kicks = cuckoo::Options{}.max_kicks;
+  uint64_t seed = cuckoo::Options{}.seed;
+  bool semi_sort = cuckoo::Options{}.semi_sort;
   double target_load = 0;
   uint64_t bucket_count = 0;
-  bool huge_pages = false;
-  bool growable = false;
-  uint64_t max_memory_bytes = 0;  // 0: no limit, as in the core
+  bool huge_pages = cuckoo::Options{}.huge_pages;
+  bool growable = cuckoo::Options{}.growable;
+  uint64_t max_memory_bytes = cuckoo::Options{}.max_memory_bytes;  // 0: no limit
 };
 
 // Returns a new filter, or nullptr with the error recorded.

@@ -78,7 +78,8 @@ std::string quoted(std::string_view key) {
 
 // The filter options shared by build: --capacity, --fpr, --fingerprint-bits, --bucket-size, --seed,
 // --semi-sort, --growable (capacity then sizes the first level; 0 picks the core's default). The core
-// checks them (std::invalid_argument names the option).
+// checks them (std::invalid_argument names the option). Widths and bucket sizes are clamped to 1000 rather
+// than cast, so that a value past unsigned's range stays out of range instead of wrapping to a valid one.
 cuckoo::Options filter_options(const Args& args, uint64_t capacity) {
   cuckoo::Options o;
   o.capacity = capacity;
