@@ -94,12 +94,9 @@ class FilterCore {
   virtual bool contains_hashed(uint64_t hash) const = 0;
   virtual size_t insert_many_hashed(const uint64_t* hashes, size_t n) = 0;
   virtual void contains_many_hashed(const uint64_t* hashes, size_t n, uint8_t* out) const = 0;
-  // Starts loading the key's two buckets (a growing filter's lookup overlaps its levels' misses).
-  virtual void prefetch_hashed(uint64_t hash) const = 0;
   // Lookups of a growing filter's level, from the key's level-0 view (level_hasher.h); only levels have
   // them. contains_many_level_keys ORs its answers into out.
   virtual bool contains_level_key(const LevelKey& key) const = 0;
-  virtual void prefetch_level_key(const LevelKey& key) const = 0;
   virtual void contains_many_level_keys(const LevelKey* keys, size_t n, uint8_t* out) const = 0;
   // A failed relocation walk is undone and the insert refused, instead of parking a victim, while fewer
   // than `items` items are stored: below that load a failure means the key's buckets are jammed (crafted
@@ -238,9 +235,7 @@ class CuckooCore final : public FilterCore {
   void contains_many_hashed(const uint64_t* hashes, size_t n, uint8_t* out) const override {
     contains_keys</*kAccumulate=*/true>(n, out, [&](size_t i) { return hashes[i]; });
   }
-  void prefetch_hashed(uint64_t hash) const override { prefetch_probe(probe_of(hash)); }
   bool contains_level_key(const LevelKey& key) const override { return contains_probe(probe_of(key)); }
-  void prefetch_level_key(const LevelKey& key) const override { prefetch_probe(probe_of(key)); }
   void contains_many_level_keys(const LevelKey* keys, size_t n, uint8_t* out) const override {
 #if CUCKOO_COMPACT_SHAPES < 2
     contains_probes</*kAccumulate=*/true>(n, out, [&](size_t i) { return probe_of(keys[i]); });

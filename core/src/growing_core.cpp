@@ -100,7 +100,6 @@ bool GrowingCore::contains_hashed(uint64_t hash) const {
   return hit;
 }
 
-void GrowingCore::prefetch_hashed(uint64_t hash) const { levels_.back()->prefetch_hashed(hash); }
 
 bool GrowingCore::erase(uint64_t hash) {
 #ifdef CUCKOO_MUTANT_ERASE_OLDEST_FIRST

@@ -55,9 +55,7 @@ class GrowingCore final : public FilterCore {
   bool contains_hashed(uint64_t hash) const override;
   size_t insert_many_hashed(const uint64_t* hashes, size_t n) override;
   void contains_many_hashed(const uint64_t* hashes, size_t n, uint8_t* out) const override;
-  void prefetch_hashed(uint64_t hash) const override;
   bool contains_level_key(const LevelKey& key) const override { return levels_.front()->contains_level_key(key); }
-  void prefetch_level_key(const LevelKey& key) const override { levels_.front()->prefetch_level_key(key); }
   void contains_many_level_keys(const LevelKey* keys, size_t n, uint8_t* out) const override {
     levels_.front()->contains_many_level_keys(keys, n, out);
   }
