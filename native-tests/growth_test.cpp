@@ -927,3 +927,51 @@ TEST(GrowthFormat, ResealedCorruptionsAreNamed) {
 }
 
 }  // namespace
+
+namespace {
+
+// docs/growth.md's test vectors: n0 = 1000, f0 = 12, seed 0.
+TEST(GrowthSpec, TestVectorsOfGrowthMd) {
+  struct Vector {
+    const char* key;
+    unsigned level;
+    uint64_t index, fingerprint, alt;
+  };
+  const Vector vectors[] = {
+      {"abc", 0, 535, 1931, 888},       {"abc", 1, 1071, 3862, 1776},    {"abc", 2, 2143, 7725, 3553},
+      {"abc", 3, 4287, 7725, 7107},     {"abc", 4, 8574, 15451, 14215},  {"key-0", 0, 439, 2074, 364},
+      {"key-0", 4, 7027, 16595, 5830},
+  };
+  for (const Vector& v : vectors) {
+    const std::string_view key(v.key);
+    const uint64_t h = cuckoo::internal::hash_bytes(key.data(), key.size(), 0);
+    const LevelHasher hasher(1000, 12, v.level);
+    SCOPED_TRACE(std::string(v.key) + " level " + std::to_string(v.level));
+    EXPECT_EQ(hasher.index(h), v.index);
+    EXPECT_EQ(hasher.fingerprint(h), v.fingerprint);
+    EXPECT_EQ(hasher.alt_index(hasher.index(h), hasher.fingerprint(h)), v.alt);
+  }
+}
+
+// docs/format.md's worked example 4, byte for byte.
+TEST(GrowthSpec, WorkedExampleOfFormatMd) {
+  Options o;
+  o.growable = true;
+  o.bucket_count = 2;
+  o.bucket_size = 2;
+  o.fingerprint_bits = 8;
+  o.seed = 1;
+  CuckooFilter f(o);
+  for (const char* key : {"apple", "banana", "cherry", "date", "elder", "fig"}) ASSERT_TRUE(f.insert(key));
+  const Bytes bytes = f.serialize();
+  ASSERT_EQ(bytes.size(), 141u);
+  EXPECT_EQ(f.levels(), 2u);
+  const Bytes level0_table = {0x60, 0x00, 0x2e, 0x43};
+  const Bytes level1_table = {0x5f, 0xb1, 0x33, 0x06, 0, 0, 0, 0, 0};
+  const Bytes checksum = {0x71, 0xb5, 0x9d, 0x2b, 0xf5, 0x18, 0xad, 0x8a};
+  EXPECT_EQ(Bytes(bytes.begin() + 0x58, bytes.begin() + 0x5c), level0_table);
+  EXPECT_EQ(Bytes(bytes.begin() + 0x7c, bytes.begin() + 0x85), level1_table);
+  EXPECT_EQ(Bytes(bytes.begin() + 0x85, bytes.end()), checksum);
+}
+
+}  // namespace
