@@ -115,7 +115,9 @@ inline __m128i load_2x64(const uint8_t* a, const uint8_t* b) {
 
 inline unsigned count_trailing_zeros(uint64_t x) { return static_cast<unsigned>(__builtin_ctzll(x)); }
 
-inline void prefetch(const void* p) { __builtin_prefetch(p, 0, 3); }
+// Always inlined, like every function that calls it: GCC deems a function that only prefetches "pure"
+// (it has no effect the program can observe) and deletes calls to it that are not inlined.
+CUCKOO_INLINE void prefetch(const void* p) { __builtin_prefetch(p, 0, 3); }
 
 // The first and the last byte a table's probe of one bucket loads (PackedTable::probe_span,
 // SemiSortedTable::probe_span): the batch pipelines prefetch the cache lines of both.
@@ -126,7 +128,7 @@ struct ByteSpan {
 
 // Both bytes, unconditionally: testing whether they share a line costs more (a mispredicted branch) than
 // a redundant prefetch of a line in flight.
-inline void prefetch(const ByteSpan& span) {
+CUCKOO_INLINE void prefetch(const ByteSpan& span) {
   prefetch(span.first);
   prefetch(span.last);
 }
