@@ -450,6 +450,56 @@ INSTANTIATE_TEST_SUITE_P(Cases, GrowthModel, ::testing::ValuesIn(kGrowthCases),
                          });
 
 // ---------------------------------------------------------------------------------------------------------
+// The lookup paths agree. GrowingCore answers lookups from LevelViews (level_view.h) when every level's
+// table has the flat layout, and through each level's CuckooCore otherwise; both must give the answer of
+// the levels' own probes for every key, present or absent (false positives included), single and batched.
+
+// Whether any level's own CuckooCore holds the key: the reference answer.
+bool any_level_contains(const GrowingCore& core, uint64_t hash) {
+  for (unsigned s = 0; s < core.level_count(); ++s)
+    if (core.level(s).contains_hashed(hash)) return true;
+  return false;
+}
+
+TEST(GrowthLookup, ViewsAgreeWithEachLevelsOwnProbe) {
+  struct Shape {
+    unsigned b, f;
+    bool semi;
+  };
+  // b = 2, 4, 8; widths on both sides of the views' limit (28 bits take views; wider do not, so f0 = 26
+  // to 28 switch to the levels' own probes as levels add bits); semi-sorted never takes them.
+  const Shape shapes[] = {{2, 4, false},  {2, 13, false}, {4, 5, false},  {4, 12, false}, {4, 15, false},
+                          {4, 26, false}, {4, 27, false}, {4, 28, false}, {2, 31, false}, {8, 7, false},
+                          {8, 22, false}, {4, 9, true}};
+  for (const Shape& shape : shapes) {
+    SCOPED_TRACE("b=" + std::to_string(shape.b) + " f=" + std::to_string(shape.f) + (shape.semi ? " semi" : ""));
+    CuckooFilter filter(growable(shape.b, shape.f, shape.semi, 4, 99 + shape.f));
+    const GrowingCore& core = growing(filter);
+    std::mt19937_64 rng(shape.f * 31 + shape.b);
+    std::vector<uint64_t> keys;
+    // Up to 9 levels, or until the filter is full (f0 = 31 allows 2 levels).
+    for (unsigned i = 0; i < 6000 && filter.levels() < 9; ++i) {
+      const uint64_t key = rng();
+      if (!filter.insert(key)) break;
+      keys.push_back(key);
+    }
+    // Absent keys: enough that the small fingerprints give false positives, which must agree too.
+    for (int i = 0; i < 20000; ++i) keys.push_back(rng());
+    std::vector<uint8_t> batched(keys.size(), 2);
+    filter.contains_many(keys.data(), keys.size(), batched.data());
+    size_t hits = 0;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      const bool expected = any_level_contains(core, filter.hash(keys[i]));
+      ASSERT_EQ(filter.contains(keys[i]), expected) << "key " << i << " of " << keys.size();
+      ASSERT_EQ(batched[i], expected ? 1 : 0) << "key " << i << " of " << keys.size();
+      hits += expected;
+    }
+    EXPECT_GE(filter.levels(), 2u);
+    EXPECT_GT(hits, 0u);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // Many levels, then a random half erased.
 
 TEST(GrowthErase, ManyLevelsThenARandomHalf) {

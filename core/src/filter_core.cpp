@@ -2,8 +2,6 @@
 // filter_core.h): hash a block of keys, then hand the block to the *_hashed batch.
 #include "filter_core.h"
 
-#include <cstring>
-
 namespace cuckoo::internal {
 
 namespace {
@@ -29,7 +27,6 @@ void contains_blocks(const FilterCore& core, size_t n, uint8_t* out, HashOf hash
   for (size_t start = 0; start < n; start += kBlock) {
     const size_t m = n - start < kBlock ? n - start : kBlock;
     for (size_t j = 0; j < m; ++j) hashes[j] = hash_of(start + j);
-    std::memset(out + start, 0, m);  // contains_many_hashed ORs its answers in
     core.contains_many_hashed(hashes, m, out + start);
   }
 }

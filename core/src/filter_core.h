@@ -89,15 +89,11 @@ class FilterCore {
 
   // The same operations on a key's hash, for a growing filter's levels (growing_core.h), which hash a key
   // once for all of them. insert_hashed returns false, changing nothing, when the filter is full or the
-  // insert is refused (see CuckooCore::walk). contains_many_hashed ORs its answers into out.
+  // insert is refused (see CuckooCore::walk).
   virtual bool insert_hashed(uint64_t hash) = 0;
   virtual bool contains_hashed(uint64_t hash) const = 0;
   virtual size_t insert_many_hashed(const uint64_t* hashes, size_t n) = 0;
   virtual void contains_many_hashed(const uint64_t* hashes, size_t n, uint8_t* out) const = 0;
-  // Lookups of a growing filter's level, from the key's level-0 view (level_hasher.h); only levels have
-  // them. contains_many_level_keys ORs its answers into out.
-  virtual bool contains_level_key(const LevelKey& key) const = 0;
-  virtual void contains_many_level_keys(const LevelKey* keys, size_t n, uint8_t* out) const = 0;
   // A failed relocation walk is undone and the insert refused, instead of parking a victim, while fewer
   // than `items` items are stored: below that load a failure means the key's buckets are jammed (crafted
   // or repeated keys), not that the table is full. 0 (the default) never refuses.
@@ -233,17 +229,7 @@ class CuckooCore final : public FilterCore {
     return insert_keys(n, [&](size_t i) { return hashes[i]; });
   }
   void contains_many_hashed(const uint64_t* hashes, size_t n, uint8_t* out) const override {
-    contains_keys</*kAccumulate=*/true>(n, out, [&](size_t i) { return hashes[i]; });
-  }
-  bool contains_level_key(const LevelKey& key) const override { return contains_probe(probe_of(key)); }
-  void contains_many_level_keys(const LevelKey* keys, size_t n, uint8_t* out) const override {
-#if CUCKOO_COMPACT_SHAPES < 2
-    contains_probes</*kAccumulate=*/true>(n, out, [&](size_t i) { return probe_of(keys[i]); });
-#else
-    // The browser's module keeps one batch pipeline per table (contains_many_hashed's): a second one for a
-    // growing filter's levels would cost more download than its prefetching gains.
-    for (size_t i = 0; i < n; ++i) out[i] |= contains_probe(probe_of(keys[i]));
-#endif
+    contains_keys(n, out, [&](size_t i) { return hashes[i]; });
   }
   uint64_t alt_index(uint64_t bucket, uint32_t fingerprint) const override {
     return hasher_.alt_index(bucket, fingerprint);
@@ -291,16 +277,6 @@ class CuckooCore final : public FilterCore {
     return {i1, hasher_.alt_index(i1, fp), fp};
   }
 
-  // Level 0's probe is the view's own; other levels derive theirs (LevelHasher::probe).
-  Probe probe_of(const LevelKey& key) const {
-    if constexpr (std::is_same_v<Hasher, LevelHasher>) {
-      const LevelProbe p = hasher_.probe(key);
-      return {p.index, p.alt, p.fingerprint};
-    } else {
-      return {key.index0, key.alt0, key.fp0};
-    }
-  }
-
   bool contains_hash(uint64_t hash) const { return contains_probe(probe_of(hash)); }
 
   CUCKOO_INLINE bool contains_probe(const Probe& p) const {
@@ -328,12 +304,12 @@ class CuckooCore final : public FilterCore {
   // buckets, then answer them all. A block's 2 x 64 misses overlap, instead of the ~2 x 3 a loop of
   // single lookups gets from out-of-order execution, and by the time the last key is hashed the first
   // key's buckets have arrived.
-  template <bool kAccumulate = false, typename HashOf>
+  template <typename HashOf>
   CUCKOO_FLATTEN void contains_keys(size_t n, uint8_t* out, HashOf hash_of) const {
-    contains_probes<kAccumulate>(n, out, [&](size_t i) { return probe_of(hash_of(i)); });
+    contains_probes(n, out, [&](size_t i) { return probe_of(hash_of(i)); });
   }
 
-  template <bool kAccumulate, typename ProbeOf>
+  template <typename ProbeOf>
   CUCKOO_FLATTEN void contains_probes(size_t n, uint8_t* out, ProbeOf probe_of_key) const {
     Probe probes[kLookupBlock];
     for (size_t start = 0; start < n; start += kLookupBlock) {
@@ -344,7 +320,7 @@ class CuckooCore final : public FilterCore {
       }
       for (size_t j = 0; j < m; ++j) {
         const uint8_t hit = table_.match_either(probes[j].i1, probes[j].i2, probes[j].fp) != 0;
-        out[start + j] = kAccumulate ? out[start + j] | hit : hit;
+        out[start + j] = hit;
       }
       if (victim_.used) {  // rare (only a full filter has one): a second pass keeps it off the hot loop
         for (size_t j = 0; j < m; ++j) out[start + j] |= victim_matches(probes[j]);

@@ -2,7 +2,6 @@
 #include "growing_core.h"
 
 #include <algorithm>
-#include <cstring>
 #include <utility>
 
 #include "level_hasher.h"
@@ -10,11 +9,16 @@
 namespace cuckoo::internal {
 
 namespace {
-// Keys per block of contains_many_hashed, which narrows each block to the keys not found yet.
+// Keys per block of the batched lookups, which narrow each block to the keys not found yet.
 constexpr size_t kBlock = 256;
+// Keys whose buckets in a level are prefetched before the first of them is probed (as in CuckooCore).
+constexpr size_t kPrefetchBlock = 64;
 // Levels this small grow instead of refusing a failed walk: a jam below half load is ordinary chance in a
 // handful of buckets, and growing past them costs little memory.
 constexpr uint64_t kJamCheckSlots = 4096;
+// Whether lookups go through LevelViews (level_view.h). The browser's module probes each level through
+// its CuckooCore instead: a second lookup path would cost more download than it gains.
+constexpr bool kFlatLookups = CUCKOO_COMPACT_SHAPES < 2;
 
 // Items at which the newest level counts as full: a fixed filter's target load for its shape. The last
 // few percent before a walk fails cost several times the average insert, and the next level is cheaper.
@@ -42,6 +46,10 @@ GrowingCore::GrowingCore(const Config& config, std::vector<std::unique_ptr<Filte
 void GrowingCore::adopt(std::unique_ptr<FilterCore> level) {
   const uint64_t slots = level->slot_count();
   level->refuse_jams_below(slots >= kJamCheckSlots ? slots / 2 : 0);
+  if (kFlatLookups) {
+    flat_ = flat_ && has_flat_layout(level->config());
+    views_.push_back(make_level_view(*level, level_count()));
+  }
   levels_.push_back(std::move(level));
 }
 
@@ -63,7 +71,9 @@ bool GrowingCore::may_grow(Config* next) const {
 bool GrowingCore::grow() {
   Config next;
   if (!may_grow(&next)) return false;
-  levels_.reserve(levels_.size() + 1);  // so that push_back cannot throw after the table is allocated
+  // So that push_back cannot throw after the table is allocated.
+  levels_.reserve(levels_.size() + 1);
+  views_.reserve(views_.size() + 1);
   adopt(make_level_core(next, config_, level_count()));
   return true;
 }
@@ -90,16 +100,30 @@ LevelKey GrowingCore::level_key(uint64_t hash) const {
 // branch between them: which of them holds a present key is a coin toss, and a mispredicted branch would
 // discard the loads in flight behind it. Older levels are not prefetched ahead of their probes: a lookup
 // that visits several levels is bound by the probes' instructions more than by their misses.
-bool GrowingCore::contains_hashed(uint64_t hash) const {
-  const LevelKey key = level_key(hash);
-  size_t s = levels_.size() - 1;
-  bool hit = levels_[s]->contains_level_key(key);
+template <unsigned kPairs>
+bool GrowingCore::contains_flat(const LevelKey& key) const {
+  size_t s = views_.size() - 1;
+  bool hit = probe_level<kPairs>(views_[s], key);
   if (s == 0) return hit;
-  hit |= levels_[--s]->contains_level_key(key);
-  while (!hit && s-- > 0) hit = levels_[s]->contains_level_key(key);
+  hit |= probe_level<kPairs>(views_[--s], key);
+  while (!hit && s-- > 0) hit = probe_level<kPairs>(views_[s], key);
   return hit;
 }
 
+bool GrowingCore::contains_hashed(uint64_t hash) const {
+  if (kFlatLookups && flat_) {
+    const LevelKey key = level_key(hash);
+    switch (config_.bucket_size) {
+      case 2: return contains_flat<1>(key);
+      case 4: return contains_flat<2>(key);
+      default: return contains_flat<4>(key);
+    }
+  }
+  for (size_t s = levels_.size(); s-- > 0;) {
+    if (levels_[s]->contains_hashed(hash)) return true;
+  }
+  return false;
+}
 
 bool GrowingCore::erase(uint64_t hash) {
 #ifdef CUCKOO_MUTANT_ERASE_OLDEST_FIRST
@@ -140,27 +164,65 @@ size_t GrowingCore::insert_many_hashed(const uint64_t* hashes, size_t n) {
 
 // Level by level, newest first, each level probing only the keys no newer level has found: a present key
 // is usually found in the newest level or two, so positive lookups cost about two levels' probes whatever
-// the level count. Absent keys are probed in every level.
-void GrowingCore::contains_many_hashed(const uint64_t* hashes, size_t n, uint8_t* out) const {
-#if CUCKOO_COMPACT_SHAPES >= 2
-  // The browser's module answers key by key: the level-by-level pipeline costs more download than it gains.
-  for (size_t i = 0; i < n; ++i) out[i] |= contains_hashed(hashes[i]);
-#else
+// the level count. Absent keys are probed in every level. Within a level, the buckets of kPrefetchBlock
+// keys are prefetched before the first is probed, so that their misses overlap.
+template <unsigned kPairs>
+void GrowingCore::contains_many_flat(const uint64_t* hashes, size_t n, uint8_t* out) const {
   LevelKey pending[kBlock];  // the keys not found yet
   uint32_t where[kBlock];    // their positions in out
-  uint8_t found[kBlock];
   for (size_t start = 0; start < n; start += kBlock) {
-    size_t m = n - start < kBlock ? n - start : kBlock;
+    size_t m = std::min(n - start, kBlock);
     for (size_t j = 0; j < m; ++j) {
       pending[j] = level_key(hashes[start + j]);
       where[j] = static_cast<uint32_t>(start + j);
     }
+    for (size_t s = views_.size(); s-- > 0 && m > 0;) {
+      const LevelView& view = views_[s];
+      size_t left = 0;
+      for (size_t first = 0; first < m; first += kPrefetchBlock) {
+        const size_t last = std::min(m, first + kPrefetchBlock);
+        for (size_t j = first; j < last; ++j) prefetch_level(view, pending[j]);
+        for (size_t j = first; j < last; ++j) {
+          const bool hit = probe_level<kPairs>(view, pending[j]);
+          out[where[j]] = hit;
+          pending[left] = pending[j];
+          where[left] = where[j];
+          left += !hit;
+        }
+      }
+      m = left;
+    }
+  }
+}
+
+void GrowingCore::contains_many_hashed(const uint64_t* hashes, size_t n, uint8_t* out) const {
+  if (kFlatLookups && flat_) {
+    switch (config_.bucket_size) {
+      case 2: return contains_many_flat<1>(hashes, n, out);
+      case 4: return contains_many_flat<2>(hashes, n, out);
+      default: return contains_many_flat<4>(hashes, n, out);
+    }
+  }
+#if CUCKOO_COMPACT_SHAPES >= 2
+  // The browser's module answers key by key: the level-by-level pipeline costs more download than it gains.
+  for (size_t i = 0; i < n; ++i) out[i] = contains_hashed(hashes[i]);
+#else
+  // Levels that cannot be probed through a LevelView (semi-sorted or 29..31-bit fingerprints): the same
+  // narrowing, with each level's own batch.
+  uint64_t pending[kBlock];
+  uint32_t where[kBlock];
+  uint8_t found[kBlock];
+  for (size_t start = 0; start < n; start += kBlock) {
+    size_t m = std::min(n - start, kBlock);
+    for (size_t j = 0; j < m; ++j) {
+      pending[j] = hashes[start + j];
+      where[j] = static_cast<uint32_t>(start + j);
+    }
     for (size_t s = levels_.size(); s-- > 0 && m > 0;) {
-      std::memset(found, 0, m);
-      levels_[s]->contains_many_level_keys(pending, m, found);
+      levels_[s]->contains_many_hashed(pending, m, found);
       size_t left = 0;
       for (size_t j = 0; j < m; ++j) {
-        out[where[j]] |= found[j];
+        out[where[j]] = found[j];
         pending[left] = pending[j];
         where[left] = where[j];
         left += found[j] == 0;
@@ -173,6 +235,10 @@ void GrowingCore::contains_many_hashed(const uint64_t* hashes, size_t n, uint8_t
 
 void GrowingCore::clear() {
   levels_.resize(1);
+  if (kFlatLookups) {
+    views_.resize(1);
+    flat_ = has_flat_layout(levels_.front()->config());
+  }
   levels_.front()->clear();
   size_ = 0;
 }

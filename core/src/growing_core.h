@@ -8,7 +8,9 @@
 //             shape, or earlier if a walk parked a victim), the next insert first appends an empty level
 //             twice as large. Growth allocates and never rehashes or moves an entry, so inserts stay
 //             amortized O(1), and no level pays for the slow last percent of load.
-//   contains: every level, newest first (the newest levels hold most of the items).
+//   contains: every level, newest first (the newest levels hold most of the items), until one holds the
+//             key. All levels are probed in one loop over LevelViews (level_view.h), without a virtual
+//             call per level.
 //   count:    the sum over the levels.
 //   erase:    the first match, newest level first. With the coarsening above this never removes the last
 //             entry of another live key (the proof is in docs/growth.md); oldest first would.
@@ -26,6 +28,7 @@
 #include <vector>
 
 #include "filter_core.h"
+#include "level_view.h"
 
 namespace cuckoo::internal {
 
@@ -55,10 +58,6 @@ class GrowingCore final : public FilterCore {
   bool contains_hashed(uint64_t hash) const override;
   size_t insert_many_hashed(const uint64_t* hashes, size_t n) override;
   void contains_many_hashed(const uint64_t* hashes, size_t n, uint8_t* out) const override;
-  bool contains_level_key(const LevelKey& key) const override { return levels_.front()->contains_level_key(key); }
-  void contains_many_level_keys(const LevelKey* keys, size_t n, uint8_t* out) const override {
-    levels_.front()->contains_many_level_keys(keys, n, out);
-  }
 
   // Full: the newest level is full and no level may be added (level_limit(), max_memory_bytes).
   bool is_full() const override;
@@ -93,9 +92,15 @@ class GrowingCore final : public FilterCore {
   bool make_room();
   LevelKey level_key(uint64_t hash) const;
   void adopt(std::unique_ptr<FilterCore> level);
+  template <unsigned kPairs>
+  bool contains_flat(const LevelKey& key) const;
+  template <unsigned kPairs>
+  void contains_many_flat(const uint64_t* hashes, size_t n, uint8_t* out) const;
 
   std::vector<std::unique_ptr<FilterCore>> levels_;  // levels_[s] is level s; the newest is last
   BucketHasher level0_hasher_;                        // level 0's hashing, for level_key()
+  std::vector<LevelView> views_;                      // views_[s] is level s's view
+  bool flat_ = true;                                  // every level has_flat_layout(): lookups use views_
 };
 
 }  // namespace cuckoo::internal

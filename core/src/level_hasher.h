@@ -70,17 +70,17 @@ inline unsigned level_limit(const Config& growing) {
 // The false-positive bound of a growing filter's levels 0..levels-1 when all are full (options.cpp).
 double level_false_positive_bound(const Config& growing, unsigned levels);
 
-// A key's view in level 0, computed once per lookup of a growing filter (make_level_key). Each level
-// derives its own buckets and fingerprint from it in a few instructions (LevelHasher::probe): the index and
-// the extra fingerprint bits are one multiply and a shift each, and the alternate bucket's high part is
-// level 0's, so alt_0 is computed once instead of once per level.
+// A key's view in level 0, packed so that each level's probe is a few instructions (level_probe), computed
+// once per lookup of a growing filter (make_level_key). Its two words put level 0's value in the high half
+// and the bits that finer levels append to it in the low half, so that one shift gives a level's value:
+//   fingerprints = fp0 << 32 | (P mod 2^32)             fp_s  = fingerprints >> (32 - d_s)
+//   alternates   = (i_0 XOR alt_0) << 32 | C(fp0)       alt_s = index_s XOR (alternates >> (32 - s))
+// The second is alt_s's definition rewritten with index_s = i_0 << s | (index_s mod 2^s); both hold for
+// s = d_s = 0, where the shift by 32 leaves level 0's own fingerprint and alternate bucket.
 struct LevelKey {
-  uint64_t low = 0;       // h mod 2^32
-  uint64_t fraction = 0;  // P mod 2^32, whose leading bits extend fp0
-  uint64_t index0 = 0;    // i_0
-  uint64_t alt0 = 0;      // alt_0(i_0, fp0)
-  uint64_t flip = 0;      // C(fp0): the low bits' XOR mask, its top s bits at level s
-  uint32_t fp0 = 0;
+  uint64_t low = 0;  // h mod 2^32
+  uint64_t fingerprints = 0;
+  uint64_t alternates = 0;
 };
 
 // A key's two buckets and fingerprint in one table.
@@ -92,14 +92,27 @@ struct LevelProbe {
 inline uint64_t level_flip(uint64_t fingerprint) { return (fingerprint * 0xC2B2AE3D27D4EB4Full) >> 32; }
 
 inline LevelKey make_level_key(uint64_t h, const BucketHasher& level0, unsigned base_fingerprint_bits) {
+  const uint64_t index0 = level0.index(h);
+  const uint32_t fp0 = level0.fingerprint(h);
+  const uint64_t fraction = ((h >> 32) * ((uint64_t{1} << base_fingerprint_bits) - 1)) & 0xFFFFFFFFu;
   LevelKey k;
   k.low = h & 0xFFFFFFFFu;
-  k.fraction = ((h >> 32) * ((uint64_t{1} << base_fingerprint_bits) - 1)) & 0xFFFFFFFFu;
-  k.index0 = level0.index(h);
-  k.fp0 = level0.fingerprint(h);
-  k.alt0 = level0.alt_index(k.index0, k.fp0);
-  k.flip = level_flip(k.fp0);
+  k.fingerprints = (uint64_t{fp0} << 32) | fraction;
+  k.alternates = ((index0 ^ level0.alt_index(index0, fp0)) << 32) | level_flip(fp0);
   return k;
+}
+
+// Level `level`'s probe of a key (n_s = bucket_count buckets, d_s = extra_bits), from its level-0 view:
+// what LevelHasher(...).index, fingerprint and alt_index give.
+CUCKOO_INLINE LevelProbe level_probe(const LevelKey& k, uint64_t bucket_count, unsigned level, unsigned extra_bits) {
+  const uint64_t index = (k.low * bucket_count) >> 32;
+  const auto fp = static_cast<uint32_t>(k.fingerprints >> (32 - extra_bits));
+#ifdef CUCKOO_MUTANT_NO_COARSENING
+  const uint64_t alt = index ^ ((k.alternates >> 32) << level) ^ (level_flip(fp) >> (32 - level));
+#else
+  const uint64_t alt = index ^ (k.alternates >> (32 - level));
+#endif
+  return {index, alt, fp};
 }
 
 class LevelHasher {
@@ -133,19 +146,6 @@ class LevelHasher {
 #endif
     const uint64_t low = index & ((uint64_t{1} << level_) - 1);
     return (high << level_) | (low ^ flip);
-  }
-
-  // index(h), alt_index(index(h), fingerprint(h)) and fingerprint(h), from the key's level-0 view.
-  LevelProbe probe(const LevelKey& k) const {
-    const uint64_t index = (k.low * bucket_count_) >> 32;
-    const uint32_t fp = static_cast<uint32_t>((uint64_t{k.fp0} << extra_bits_) | (k.fraction >> (32 - extra_bits_)));
-#ifdef CUCKOO_MUTANT_NO_COARSENING
-    const uint64_t flip = level_flip(fp) >> (32 - level_);
-#else
-    const uint64_t flip = k.flip >> (32 - level_);
-#endif
-    const uint64_t low = index & ((uint64_t{1} << level_) - 1);
-    return {index, (k.alt0 << level_) | (low ^ flip), fp};
   }
 
   uint64_t bucket_count() const { return bucket_count_; }
