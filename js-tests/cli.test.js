@@ -126,7 +126,7 @@ test('cli: add and delete are atomic: a full filter or an absent key leaves the 
 
 test('cli: errors are clear, exit 2 and leave no output', () => {
   const cases = [
-    [['build', '-o', 'bad.cf', '--fpr', '2', 'lf.txt'], /cuckoo: build: options\.fpr must be/],
+    [['build', '-o', 'bad.cf', '--fpr', '2', 'lf.txt'], /cuckoo: build: fpr must be in \(0, 1\) \(got 2\)/],
     [['build', '-o', 'bad.cf', '--seed', '-1', 'lf.txt'], /--seed must be an integer/],
     [['build', '-o', 'bad.cf', '--capacity', '10', 'no-such.txt'], /no-such\.txt: cannot open/],
     [['build', '-o', 'bad.cf', '--frobnicate', 'lf.txt'], /unknown option --frobnicate/],

@@ -74,6 +74,12 @@ test('the web and node modules reject bad options and bad bytes with the same er
     { capacity: 100, fingerprintBits: 12, fpr: 0.01 },
     { capacity: 100, semiSort: true, bucketSize: 8 },
     { capacity: 100, maxKicks: 2 ** 21 },
+    { capacity: 100, fpr: 0 },
+    { capacity: 100, fpr: NaN },
+    { capacity: 0, growable: true },
+    { capacity: 100, bucketSize: 3 },
+    { capacity: 100, fingerprintBits: 3 },
+    { bucketCount: 0 },
     { bucketCount: 2n ** 33n, fingerprintBits: 12 },
   ];
   for (const options of badOptions) {

@@ -18,7 +18,7 @@ import { lastError } from './errors.js';
 import { classified, checkKeys, bytesOf } from './classify.js';
 import { stageKey } from './stage.js';
 import { insertAll, containsAll } from './batch.js';
-import { toCoreOptions } from './options.js';
+import { createArgs } from './options.js';
 import { NativeFilter } from './native.js';
 
 // Frees the C++ object of a filter that was garbage-collected without dispose().
@@ -130,9 +130,9 @@ export class CuckooFilter {
       adopting = null;
     }
     if (handle === null) {
-      const core = toCoreOptions(options);
+      const args = createArgs(options);
       requireHeadroom();
-      handle = NativeFilter.create(core);
+      handle = NativeFilter.create(args);
       if (handle === null) throw lastError();
     }
     let config;

@@ -1,8 +1,7 @@
 // js/errors.js: the errors the module records (wasm/factory.h, enum ErrorKind), as JS Errors. The message
-// is the core's what() text; options out of range and tables that do not fit in memory are RangeErrors,
-// bad bytes and everything else Errors.
+// is the core's what() text, which names options as JS spells them (wasm/factory.cpp); options out of range
+// and tables that do not fit in memory are RangeErrors, bad bytes and everything else Errors.
 import { rt } from './memory.js';
-import { kOptionNames } from './options.js';
 
 // Error kinds recorded by wasm/factory.cpp (enum ErrorKind).
 const kInvalidArgument = 1;
@@ -24,13 +23,10 @@ export function lastErrorKind() {
 }
 
 // Builds the JS Error for the last failed create/deserialize/merge, or for an insert whose growth did not
-// fit. Options are the caller's, so a RangeError names them as JS spells them (options.js's kOptionNames:
-// targetLoad for the core's target_load); a header's fields keep docs/format.md's names.
+// fit. Bad bytes name a header's fields as docs/format.md does.
 export function lastError() {
   const M = rt.M;
   const kind = M._cuckoo_last_error_kind();
-  let message = readCString(M._cuckoo_last_error_message() >>> 0);
-  if (kind !== kInvalidArgument && kind !== kOutOfMemory) return new Error(message);
-  for (const name in kOptionNames) message = message.replaceAll(kOptionNames[name], name);
-  return new RangeError(message);
+  const message = readCString(M._cuckoo_last_error_message() >>> 0);
+  return kind === kInvalidArgument || kind === kOutOfMemory ? new RangeError(message) : new Error(message);
 }

@@ -45,12 +45,15 @@ export type Key = string | number | bigint | ArrayBufferView | ArrayBuffer | Sha
  * false-positive rate within `fpr` at every size; `growable: true` makes a filter of a given `capacity`
  * grow from there. Everything else has a default.
  *
- * Validated in JS before anything reaches the core: a value of the wrong type (e.g. `bucketSize: '4'`), an
- * unknown option, or `growable: false` without a capacity is a `TypeError`; a value out of range is a
- * `RangeError` whose message names the option (e.g. "cuckoo-wasm: options.bucketSize must be 2, 4 or 8
- * (got 3)"). Limits only the sizing can tell (a capacity needing more than 2^32 buckets, a table too large
- * for the 4 GiB of WebAssembly memory or over the ~2 GiB one table can take) and the growth options' limits
- * are a `RangeError` with the core's message (e.g. "cuckoo: capacity ...").
+ * The ranges, defaults and combinations below are the C++ core's (`core/include/cuckoo/options.h`, in
+ * snake_case), and the core checks them: a value out of range is a `RangeError` with the core's message,
+ * which names the option as JS spells it (e.g. "cuckoo: bucketSize must be 2, 4 or 8 (got 3)"), as are the
+ * limits only sizing can tell (a capacity needing more than 2^32 buckets, a table too large for the 4 GiB of
+ * WebAssembly memory or over the ~2 GiB one table can take). JS checks what reaches the core: a value of
+ * the wrong type (e.g. `bucketSize: '4'`), an unknown option, or `growable: false` without a capacity is a
+ * `TypeError`; an integer option that is not an exact integer, is negative or is beyond what the binding
+ * takes (2^53-1 as a number, 2^64-1 as a bigint, 2^32-1 for fingerprintBits, bucketSize and maxKicks) is a
+ * `RangeError` starting "cuckoo-wasm: options.".
  */
 export interface CuckooFilterOptions {
   /** Number of distinct keys the filter must accept: an integer >= 1 (number up to 2^53-1, or bigint).

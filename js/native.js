@@ -14,22 +14,10 @@ export class NativeFilter {
     this.#address = address;
   }
 
-  // A new filter from toCoreOptions()'s object, or null with the error recorded (errors.js, lastError).
-  static create(core) {
-    const address = rt.M._cuckoo_create(
-      core.capacity,
-      core.fpr,
-      core.fingerprintBits,
-      core.bucketSize,
-      core.maxKicks,
-      core.seed,
-      core.semiSort ? 1 : 0,
-      core.targetLoad,
-      core.bucketCount,
-      core.hugePages ? 1 : 0,
-      core.growable ? 1 : 0,
-      core.maxMemoryBytes,
-    );
+  // A new filter from the arguments options.js's createArgs() builds, or null with the error recorded
+  // (errors.js, lastError).
+  static create(args) {
+    const address = rt.M._cuckoo_create(...args);
     return address === 0 ? null : new NativeFilter(address);
   }
 

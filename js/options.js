@@ -1,35 +1,17 @@
-// js/options.js: checks CuckooFilter options in JS, so that a mistake is a TypeError/RangeError naming the
-// option in JS terms before anything reaches the core, and converts them to the flat struct the binding
-// takes (the arguments of wasm/bindings.cpp's cuckoo_create, which fill wasm/factory.h JsOptions; 64-bit
-// fields as BigInt), where 0 means "not given" for fpr, fingerprintBits, targetLoad and bucketCount: this
-// file refuses 0 for each of them.
+// js/options.js: CuckooFilter options, from JS values to the arguments of wasm/bindings.cpp's cuckoo_create.
 //
-// The core checks again (std::invalid_argument -> RangeError with the C++ message) for what only sizing
-// can tell, e.g. a capacity that needs more than 2^32 buckets or a table larger than wasm's 4 GiB, and for
-// the growth options (maxMemoryBytes on a fixed filter, or below the first level's table).
+// The rules of the options (ranges, defaults, which ones go together) and their messages are the core's:
+// core/include/cuckoo/options.h states them, and resolve() (core/src/options.cpp) checks them and names
+// each option as JS spells it. This file checks only what JS alone can tell: the type of each value,
+// unknown option names, numbers that are not exact integers or do not fit the binding's integer types, and
+// `growable: false` without a size. It passes the core only the options given (a bit mask), so every other
+// one takes the core's default.
 //
 // Fixed or growing: options without a size (neither capacity nor bucketCount) ask for a growing filter,
 // and `growable: true` makes a sized one grow from that size; otherwise a sized filter is fixed.
 
 const kMaxU64 = (1n << 64n) - 1n;
-const kMaxKicks = 1 << 20; // core/src/options.cpp kMaxMaxKicks
-const kMaxBucketCount = 2 ** 32; // cuckoo::kMaxBucketCount
-
-// Every option, under its JS name, with the core's name for it (cuckoo::Options): the list of known
-// options, and the one table by which errors.js names options in the core's messages the JS way.
-export const kOptionNames = {
-  capacity: 'capacity',
-  fpr: 'fpr',
-  fingerprintBits: 'fingerprint_bits',
-  bucketSize: 'bucket_size',
-  maxKicks: 'max_kicks',
-  seed: 'seed',
-  semiSort: 'semi_sort',
-  targetLoad: 'target_load',
-  bucketCount: 'bucket_count',
-  growable: 'growable',
-  maxMemoryBytes: 'max_memory_bytes',
-};
+const kMaxU32 = 2 ** 32 - 1;
 
 function fail(name, rule, value) {
   const shown = typeof value === 'bigint' ? `${value}n` : typeof value === 'string' ? JSON.stringify(value) : String(value);
@@ -40,86 +22,80 @@ function wrongType(name, rule, value) {
   return new TypeError(`cuckoo-wasm: options.${name} must be ${rule} (got ${value === null ? 'null' : typeof value})`);
 }
 
-// An integer option as a BigInt in [min, max]; numbers must be safe integers.
-function integer(name, value, min, max) {
+// An integer option as a BigInt in 0..max, the range of the binding's type; numbers must be safe integers.
+function integer(name, value, max) {
   if (typeof value === 'bigint') {
-    if (value < BigInt(min) || value > BigInt(max)) throw fail(name, `an integer in ${min}..${max}`, value);
+    if (value < 0n || value > max) throw fail(name, `an integer in 0..${max}`, value);
     return value;
   }
   if (typeof value !== 'number') throw wrongType(name, 'an integer (number or bigint)', value);
   if (!Number.isInteger(value)) throw fail(name, 'an integer', value);
-  if (value < min || value > max || value > Number.MAX_SAFE_INTEGER) {
+  if (value < 0 || value > max || value > Number.MAX_SAFE_INTEGER) {
     // The bigint hint only helps a value that is too large to be a safe integer.
     const hint = value > Number.MAX_SAFE_INTEGER && max > Number.MAX_SAFE_INTEGER ? '; use a bigint above 2^53-1' : '';
-    throw fail(name, `an integer in ${min}..${max}${hint}`, value);
+    throw fail(name, `an integer in 0..${max}${hint}`, value);
   }
   return BigInt(value);
 }
 
-function ratio(name, value, rule, ok) {
-  if (typeof value !== 'number') throw wrongType(name, `a number ${rule}`, value);
-  if (!ok(value)) throw fail(name, `a number ${rule}`, value);
-  return value;
-}
+const u64 = (name, value) => integer(name, value, kMaxU64);
+const u32 = (name, value) => Number(integer(name, value, kMaxU32));
 
-// Validates user options; returns the core's Options object. Throws TypeError (wrong type, unknown or
-// missing option) or RangeError (value out of range), naming the option.
-export function toCoreOptions(options) {
+function typed(type) {
+  return (name, value) => {
+    if (typeof value !== type) throw wrongType(name, `a ${type}`, value);
+    return +value; // booleans as 0 or 1
+  };
+}
+const number = typed('number');
+const boolean = typed('boolean');
+
+// Every option, under its JS name, with its conversion to the binding's type, in the order of
+// cuckoo_create's `given` bits (core/src/option_names.h, OptionName).
+const kOptions = {
+  capacity: u64,
+  fpr: number,
+  fingerprintBits: u32,
+  bucketSize: (name, value) => u32(name, number(name, value)),
+  maxKicks: u32,
+  seed: u64,
+  semiSort: boolean,
+  targetLoad: number,
+  bucketCount: u64,
+  growable: boolean,
+  maxMemoryBytes: u64,
+};
+
+// The arguments of cuckoo_create for user options: the mask of the options given, then each option's
+// value (0 where not given). Throws TypeError (wrong type, unknown or missing option) or RangeError (a
+// number the binding's type cannot hold), naming the option; the core checks the rest.
+export function createArgs(options) {
   if (options === null || typeof options !== 'object') {
     throw new TypeError('cuckoo-wasm: options must be an object such as { capacity: 1000000, fpr: 0.001 }');
   }
   for (const name of Object.keys(options)) {
-    if (!Object.hasOwn(kOptionNames, name)) {
-      throw new TypeError(`cuckoo-wasm: unknown option '${name}' (known: ${Object.keys(kOptionNames).join(', ')})`);
+    if (!Object.hasOwn(kOptions, name)) {
+      throw new TypeError(`cuckoo-wasm: unknown option '${name}' (known: ${Object.keys(kOptions).join(', ')})`);
     }
   }
-  const o = options;
-  const core = {
-    capacity: 0n,
-    fpr: 0,
-    fingerprintBits: 0,
-    bucketSize: 4,
-    maxKicks: 500,
-    seed: 0n,
-    semiSort: false,
-    targetLoad: 0,
-    bucketCount: 0n,
-    hugePages: false,
-    growable: false,
-    maxMemoryBytes: 0n,
-  };
-  if (o.bucketSize !== undefined) {
-    if (typeof o.bucketSize !== 'number') throw wrongType('bucketSize', '2, 4 or 8', o.bucketSize);
-    if (o.bucketSize !== 2 && o.bucketSize !== 4 && o.bucketSize !== 8) throw fail('bucketSize', '2, 4 or 8', o.bucketSize);
-    core.bucketSize = o.bucketSize;
-  }
-  if (o.capacity !== undefined) core.capacity = integer('capacity', o.capacity, 1, kMaxU64);
-  if (o.bucketCount !== undefined) core.bucketCount = integer('bucketCount', o.bucketCount, 1, kMaxBucketCount);
-  if (o.growable !== undefined && typeof o.growable !== 'boolean') throw wrongType('growable', 'a boolean', o.growable);
-  const sized = o.capacity !== undefined || o.bucketCount !== undefined;
-  if (!sized && o.growable === false) {
+  const sized = options.capacity !== undefined || options.bucketCount !== undefined;
+  if (!sized && options.growable === false) {
     throw new TypeError(
       'cuckoo-wasm: options.capacity is required when options.growable is false (the number of items the ' +
         'filter must hold)',
     );
   }
-  core.growable = o.growable ?? !sized;
-  // 0 is the core's "no limit", as when the option is left out.
-  if (o.maxMemoryBytes !== undefined) core.maxMemoryBytes = integer('maxMemoryBytes', o.maxMemoryBytes, 0, kMaxU64);
-  if (o.fpr !== undefined && o.fingerprintBits !== undefined) {
-    throw new RangeError('cuckoo-wasm: set either options.fpr or options.fingerprintBits, not both');
-  }
-  if (o.fpr !== undefined) core.fpr = ratio('fpr', o.fpr, 'in (0, 1)', (v) => v > 0 && v < 1);
-  if (o.fingerprintBits !== undefined) core.fingerprintBits = Number(integer('fingerprintBits', o.fingerprintBits, 4, 32));
-  if (o.maxKicks !== undefined) core.maxKicks = Number(integer('maxKicks', o.maxKicks, 0, kMaxKicks));
-  if (o.seed !== undefined) core.seed = integer('seed', o.seed, 0, kMaxU64);
-  if (o.semiSort !== undefined) {
-    if (typeof o.semiSort !== 'boolean') throw wrongType('semiSort', 'a boolean', o.semiSort);
-    if (o.semiSort && core.bucketSize !== 4) {
-      throw new RangeError(`cuckoo-wasm: options.semiSort requires bucketSize 4 (got ${core.bucketSize})`);
+  const args = [0];
+  Object.entries(kOptions).forEach(([name, convert], bit) => {
+    let value = options[name];
+    // A filter without a size grows unless told otherwise: the JS API's default, not the core's.
+    if (name === 'growable' && value === undefined) value = !sized;
+    if (value === undefined) {
+      args.push(convert === u64 ? 0n : 0);
+    } else {
+      args[0] |= 1 << bit;
+      args.push(convert(name, value));
     }
-    core.semiSort = o.semiSort;
-  }
-  if (o.targetLoad !== undefined) core.targetLoad = ratio('targetLoad', o.targetLoad, 'in (0, 1]', (v) => v > 0 && v <= 1);
-  return core;
+  });
+  return args;
 }

@@ -15,6 +15,7 @@
 import wasmBinary from '../dist/cuckoo_wasm_binary.mjs';
 import { rt, renewViews, initScratch } from './memory.js';
 import { lastError } from './errors.js';
+import { createArgs } from './options.js';
 
 let loading = null;
 
@@ -147,7 +148,7 @@ function bind(M) {
   initScratch();
   // Make callRaw's call site megamorphic before any user code runs (see callRaw): two read-only calls
   // with different targets on a throwaway filter (capacity 1, 8-bit fingerprints, b = 4, 1 kick).
-  const address = M._cuckoo_create(1n, 0, 8, 4, 1, 0n, 0, 0, 0n, 0, 0, 0n);
+  const address = M._cuckoo_create(...createArgs({ capacity: 1, fingerprintBits: 8, maxKicks: 1 }));
   if (address === 0) throw lastError();
   for (let i = 0; i < 2; i++) {
     callRaw(kContainsBytes, address, rt.scratch, 0);

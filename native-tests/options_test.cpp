@@ -11,11 +11,14 @@
 #include <cuckoo/cuckoo.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "option_names.h"
 
 namespace {
 
@@ -232,6 +235,70 @@ TEST(OptionsResolve, FingerprintIsTheSmallestMeetingTheBound) {
   // The paper's rule of thumb: f >= log2(2b / eps). Default fpr 0.01 at b = 4 gives 10 bits.
   EXPECT_EQ(cuckoo::fingerprint_bits_for(0.01, 4), 10u);
   EXPECT_EQ(cuckoo::fingerprint_bits_for(0.5, 2), 4u);
+}
+
+// A front end that spells options its own way (the WebAssembly binding: camelCase) gets the same checks
+// and the same messages, each option named its way: no C++ name with an underscore is left in them.
+TEST(OptionsErrors, FrontEndsNameOptionsTheirWay) {
+  using namespace cuckoo::internal;
+  const OptionNames spelled = {"CAPACITY",  "FPR",         "FINGERPRINT-BITS", "BUCKET-SIZE", "MAX-KICKS",        "SEED",
+                               "SEMI-SORT", "TARGET-LOAD", "BUCKET-COUNT",     "GROWABLE",    "MAX-MEMORY-BYTES"};
+  struct Case {
+    Options options;
+    bool capacity_given;
+    OptionName named;
+  };
+  std::vector<Case> cases;
+  auto add = [&cases](OptionName named, auto set, bool capacity_given = false) {
+    Options o = with_capacity();
+    set(o);
+    cases.push_back({o, capacity_given, named});
+  };
+  add(kBucketSize, [](Options& o) { o.bucket_size = 3; });
+  add(kFpr, [](Options& o) { o.fpr = 0; });
+  add(kFpr, [](Options& o) { o.fpr = 1e-12; });
+  add(kFpr, [](Options& o) { o.fpr = 1e-9, o.growable = true; });
+  add(kFingerprintBits, [](Options& o) { o.fingerprint_bits = 3; });
+  add(kFingerprintBits, [](Options& o) { o.fingerprint_bits = 8, o.fpr = 0.01; });
+  add(kFingerprintBits, [](Options& o) { o.fingerprint_bits = 32, o.growable = true; });
+  add(kMaxKicks, [](Options& o) { o.max_kicks = 1u << 21; });
+  add(kSemiSort, [](Options& o) { o.semi_sort = true, o.bucket_size = 8; });
+  add(kTargetLoad, [](Options& o) { o.target_load = 0; });
+  add(kTargetLoad, [](Options& o) { o.capacity = 1'000'000, o.target_load = 1e-9; });
+  add(kBucketCount, [](Options& o) { o.bucket_count = 0; });
+  add(kBucketCount, [](Options& o) { o.bucket_count = (uint64_t{1} << 32) + 2; });
+  add(kMaxMemoryBytes, [](Options& o) { o.max_memory_bytes = 100; });
+  add(kMaxMemoryBytes, [](Options& o) { o.max_memory_bytes = 100, o.growable = true; });
+  add(kCapacity, [](Options& o) { o.capacity = uint64_t{1} << 40; });
+  add(kCapacity, [](Options& o) { o.capacity = 0; });
+  // Options reads a capacity of 0 as "not given", which a growable filter allows; a front end that was
+  // given the 0 says so, and the 0 is refused.
+  add(kCapacity, [](Options& o) { o.capacity = 0, o.growable = true; }, /*capacity_given=*/true);
+  for (const Case& c : cases) {
+    std::string cpp, front;
+    try {
+      resolve(c.options, kCppOptionNames, c.capacity_given);
+    } catch (const std::invalid_argument& e) {
+      cpp = e.what();
+    }
+    try {
+      resolve(c.options, spelled, c.capacity_given);
+    } catch (const std::invalid_argument& e) {
+      front = e.what();
+    }
+    ASSERT_NE(cpp, "") << kCppOptionNames[c.named];
+    ASSERT_NE(front, "") << spelled[c.named];
+    if (!c.capacity_given) EXPECT_EQ(cpp, resolve_error(c.options));
+    EXPECT_NE(cpp.find(kCppOptionNames[c.named]), std::string::npos) << cpp;
+    EXPECT_NE(front.find(spelled[c.named]), std::string::npos) << front;
+    for (const char* name : kCppOptionNames) {
+      if (std::strchr(name, '_') != nullptr) EXPECT_EQ(front.find(name), std::string::npos) << front;
+    }
+  }
+  // Given or not, a capacity that is not 0 resolves alike.
+  Options growing = with_capacity(5000);
+  growing.growable = true;
+  EXPECT_EQ(resolve(growing, spelled, true).bucket_count, cuckoo::resolve(growing).bucket_count);
 }
 
 TEST(OptionsResolve, BucketsHoldTheCapacityAtTheTargetLoad) {

@@ -11,32 +11,36 @@
 
 #include "cuckoo/cuckoo.h"
 #include "factory.h"
+#include "option_names.h"  // core/src: the order of the options in `given`
 
 using cuckoo::CuckooFilter;
 
 extern "C" {
 
-// Returns a new filter, or null with the error recorded (cuckoo_last_error_*). Zero means "not given" for
-// fpr, fingerprint_bits, target_load and bucket_count (JS has refused zero for each of them already), and
-// "no limit" for max_memory_bytes, as in the core.
-EMSCRIPTEN_KEEPALIVE CuckooFilter* cuckoo_create(uint64_t capacity, double fpr, uint32_t fingerprint_bits,
-                                                 uint32_t bucket_size, uint32_t max_kicks, uint64_t seed,
-                                                 int semi_sort, double target_load, uint64_t bucket_count,
-                                                 int huge_pages, int growable, uint64_t max_memory_bytes) {
-  cuckoo_wasm::JsOptions options;
-  options.capacity = capacity;
-  options.fpr = fpr;
-  options.fingerprint_bits = fingerprint_bits;
-  options.bucket_size = bucket_size;
-  options.max_kicks = max_kicks;
-  options.seed = seed;
-  options.semi_sort = semi_sort != 0;
-  options.target_load = target_load;
-  options.bucket_count = bucket_count;
-  options.huge_pages = huge_pages != 0;
-  options.growable = growable != 0;
-  options.max_memory_bytes = max_memory_bytes;
-  return cuckoo_wasm::create_filter(options);
+// Returns a new filter, or null with the error recorded (cuckoo_last_error_*). Bit i of `given` is set when
+// the user gave option i (the order of core/src/option_names.h, OptionName); only those are copied onto a
+// default cuckoo::Options, so every default, range and error message is the core's, and a given 0 is
+// checked as any other value. js/options.js passes the values as it converted them.
+EMSCRIPTEN_KEEPALIVE CuckooFilter* cuckoo_create(uint32_t given, uint64_t capacity, double fpr,
+                                                 uint32_t fingerprint_bits, uint32_t bucket_size, uint32_t max_kicks,
+                                                 uint64_t seed, int semi_sort, double target_load,
+                                                 uint64_t bucket_count, int growable, uint64_t max_memory_bytes) {
+  using namespace cuckoo::internal;
+  const auto has = [given](OptionName option) { return (given >> option & 1) != 0; };
+  cuckoo::Options options;
+  if (has(kCapacity)) options.capacity = capacity;
+  if (has(kFpr)) options.fpr = fpr;
+  if (has(kFingerprintBits)) options.fingerprint_bits = fingerprint_bits;
+  if (has(kBucketSize)) options.bucket_size = bucket_size;
+  if (has(kMaxKicks)) options.max_kicks = max_kicks;
+  if (has(kSeed)) options.seed = seed;
+  if (has(kSemiSort)) options.semi_sort = semi_sort != 0;
+  if (has(kTargetLoad)) options.target_load = target_load;
+  if (has(kBucketCount)) options.bucket_count = bucket_count;
+  if (has(kGrowable)) options.growable = growable != 0;
+  if (has(kMaxMemoryBytes)) options.max_memory_bytes = max_memory_bytes;
+  options.huge_pages = false;  // WebAssembly memory has no huge pages
+  return cuckoo_wasm::create_filter(options, has(kCapacity));
 }
 
 EMSCRIPTEN_KEEPALIVE CuckooFilter* cuckoo_deserialize(const uint8_t* data, size_t size) {

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "level_hasher.h"  // core/src: the growth schedule, for the size of the level that did not fit
+#include "option_names.h"  // core/src: resolve() naming the options as JS does
 
 namespace cuckoo_wasm {
 
@@ -114,29 +115,18 @@ cuckoo::CuckooFilter* guarded(Make make) {
   return nullptr;
 }
 
-cuckoo::Options to_core_options(const JsOptions& js) {
-  cuckoo::Options options;
-  options.capacity = js.capacity;
-  if (js.fpr != 0) options.fpr = js.fpr;
-  if (js.fingerprint_bits != 0) options.fingerprint_bits = js.fingerprint_bits;
-  options.bucket_size = js.bucket_size;
-  options.max_kicks = js.max_kicks;
-  options.seed = js.seed;
-  options.semi_sort = js.semi_sort;
-  if (js.target_load != 0) options.target_load = js.target_load;
-  if (js.bucket_count != 0) options.bucket_count = js.bucket_count;
-  options.huge_pages = js.huge_pages;
-  options.growable = js.growable;
-  options.max_memory_bytes = js.max_memory_bytes;
-  return options;
-}
+// The options as JS spells them (js/options.js), for the core's messages about them.
+constexpr cuckoo::internal::OptionNames kJsOptionNames = {
+    "capacity",  "fpr",        "fingerprintBits", "bucketSize", "maxKicks",       "seed",
+    "semiSort",  "targetLoad", "bucketCount",     "growable",   "maxMemoryBytes",
+};
 
 }  // namespace
 
-cuckoo::CuckooFilter* create_filter(const JsOptions& js_options) {
-  const cuckoo::Options options = to_core_options(js_options);
+cuckoo::CuckooFilter* create_filter(const cuckoo::Options& options, bool capacity_given) {
   return guarded([&] {
-    g_wanted_bytes = cuckoo::resolve(options).table_bytes();  // throws what the constructor would
+    // The core's checks, in JS's words; the constructor then resolves the same options without a throw.
+    g_wanted_bytes = cuckoo::internal::resolve(options, kJsOptionNames, capacity_given).table_bytes();
     return new cuckoo::CuckooFilter(options);
   });
 }

@@ -25,26 +25,9 @@ enum ErrorKind : int {
   kOther = 4,            // anything else -> Error
 };
 
-// cuckoo::Options as JS passes them (js/options.js, toCoreOptions; wasm/bindings.cpp): the same fields, but
-// with 0 for "not given" where the core has std::optional (C has no std::optional); JS never passes 0 as
-// a value for those fields. cuckoo_create sets every field; the defaults here are the core's own.
-struct JsOptions {
-  uint64_t capacity = 0;
-  double fpr = 0;
-  unsigned fingerprint_bits = 0;
-  unsigned bucket_size = cuckoo::Options{}.bucket_size;
-  unsigned max_kicks = cuckoo::Options{}.max_kicks;
-  uint64_t seed = cuckoo::Options{}.seed;
-  bool semi_sort = cuckoo::Options{}.semi_sort;
-  double target_load = 0;
-  uint64_t bucket_count = 0;
-  bool huge_pages = cuckoo::Options{}.huge_pages;
-  bool growable = cuckoo::Options{}.growable;
-  uint64_t max_memory_bytes = cuckoo::Options{}.max_memory_bytes;  // 0: no limit
-};
-
-// Returns a new filter, or nullptr with the error recorded.
-cuckoo::CuckooFilter* create_filter(const JsOptions& options);
+// Returns a new filter, or nullptr with the error recorded. The core checks the options, a given capacity of
+// 0 included (core/src/option_names.h), and its messages name them as JS spells them.
+cuckoo::CuckooFilter* create_filter(const cuckoo::Options& options, bool capacity_given);
 // Reads size bytes at address data (wasm memory); nullptr with the error recorded on bad bytes.
 cuckoo::CuckooFilter* deserialize_filter(uintptr_t data, size_t size);
 

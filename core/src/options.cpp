@@ -11,15 +11,29 @@
 #include "decimal.h"
 #include "hash.h"
 #include "level_hasher.h"
+#include "option_names.h"
 
 namespace cuckoo {
 
+const internal::OptionNames internal::kCppOptionNames = {
+    "capacity",    "fpr",         "fingerprint_bits", "bucket_size", "max_kicks",       "seed",
+    "semi_sort",   "target_load", "bucket_count",     "growable",    "max_memory_bytes",
+};
+
 namespace {
+using internal::OptionNames;
 constexpr unsigned kMaxMaxKicks = 1u << 20;  // beyond this a full filter's insert would take seconds
 [[noreturn]] void fail(const std::string& message) { throw std::invalid_argument("cuckoo: " + message); }
 
-void require_bucket_size(unsigned b) {
-  if (b != 2 && b != 4 && b != 8) fail("bucket_size must be 2, 4 or 8 (got " + std::to_string(b) + ")");
+bool bucket_size_ok(unsigned b, std::string* why, const OptionNames& names) {
+  if (b == 2 || b == 4 || b == 8) return true;
+  if (why) *why = std::string(names[internal::kBucketSize]) + " must be 2, 4 or 8 (got " + std::to_string(b) + ")";
+  return false;
+}
+
+void require_bucket_size(unsigned b, const OptionNames& names) {
+  std::string why;
+  if (!bucket_size_ok(b, &why, names)) fail(why);
 }
 
 // A double as a user would write it: std::to_string prints fixed 6 decimals, so fpr 1e-12 read "0.000000".
@@ -32,15 +46,19 @@ std::string show(double value, bool approximate = false) {
   return internal::format_general(value, digits);
 }
 // The one check of a fingerprint width, for Options, Config and false_positive_bound alike.
-bool fingerprint_bits_ok(unsigned f, std::string* why) {
+bool fingerprint_bits_ok(unsigned f, std::string* why, const OptionNames& names) {
   if (f >= kMinFingerprintBits && f <= kMaxFingerprintBits) return true;
-  if (why) *why = "fingerprint_bits must be in 4..32 (got " + std::to_string(f) + ")";
+  if (why) *why = std::string(names[internal::kFingerprintBits]) + " must be in 4..32 (got " + std::to_string(f) + ")";
   return false;
 }
 
-void require_fingerprint_bits(unsigned f) {
+void require_fingerprint_bits(unsigned f, const OptionNames& names) {
   std::string why;
-  if (!fingerprint_bits_ok(f, &why)) fail(why);
+  if (!fingerprint_bits_ok(f, &why, names)) fail(why);
+}
+
+void require_fpr(double fpr, const OptionNames& names) {
+  if (!(fpr > 0.0 && fpr < 1.0)) fail(std::string(names[internal::kFpr]) + " must be in (0, 1) (got " + show(fpr) + ")");
 }
 }  // namespace
 
@@ -53,29 +71,34 @@ constexpr char kAddressSpace[] = "this platform's address space";
 #endif
 
 bool is_valid_config(const Config& c, std::string* why) {
+  return internal::is_valid_config(c, why, internal::kCppOptionNames);
+}
+
+bool internal::is_valid_config(const Config& c, std::string* why, const OptionNames& names) {
   auto reject = [why](const std::string& message) {
     if (why) *why = message;
     return false;
   };
-  if (c.bucket_size != 2 && c.bucket_size != 4 && c.bucket_size != 8)
-    return reject("bucket_size must be 2, 4 or 8 (got " + std::to_string(c.bucket_size) + ")");
-  if (!fingerprint_bits_ok(c.fingerprint_bits, why)) return false;
+  auto name = [&names](OptionName option) { return std::string(names[option]); };
+  if (!bucket_size_ok(c.bucket_size, why, names)) return false;
+  if (!fingerprint_bits_ok(c.fingerprint_bits, why, names)) return false;
   if (c.semi_sort && c.bucket_size != 4)
-    return reject("semi_sort requires bucket_size 4 (got " + std::to_string(c.bucket_size) + ")");
+    return reject(name(kSemiSort) + " requires " + name(kBucketSize) + " 4 (got " + std::to_string(c.bucket_size) + ")");
   if (c.max_kicks > kMaxMaxKicks)
-    return reject("max_kicks must be at most " + std::to_string(kMaxMaxKicks) + " (got " +
+    return reject(name(kMaxKicks) + " must be at most " + std::to_string(kMaxMaxKicks) + " (got " +
                   std::to_string(c.max_kicks) + ")");
-  if (c.growable && c.fingerprint_bits + internal::level_extra_bits(1) > kMaxFingerprintBits)
-    return reject("a growable filter's fingerprint_bits must be at most 31 (got " +
+  if (c.growable && c.fingerprint_bits + level_extra_bits(1) > kMaxFingerprintBits)
+    return reject("a growable filter's " + name(kFingerprintBits) + " must be at most 31 (got " +
                   std::to_string(c.fingerprint_bits) + "): its levels add bits to it");
-  if (!c.growable && c.max_memory_bytes != 0) return reject("max_memory_bytes applies to growable filters only");
-  if (!internal::is_valid_bucket_count(c.bucket_count))
-    return reject("bucket_count must be even and in 2..2^32 (got " + std::to_string(c.bucket_count) + ")");
-  if (c.table_bytes() > std::numeric_limits<size_t>::max() - internal::kTablePadding - 4096)
+  if (!c.growable && c.max_memory_bytes != 0)
+    return reject(name(kMaxMemoryBytes) + " applies to growable filters only");
+  if (!is_valid_bucket_count(c.bucket_count))
+    return reject(name(kBucketCount) + " must be even and in 2..2^32 (got " + std::to_string(c.bucket_count) + ")");
+  if (c.table_bytes() > std::numeric_limits<size_t>::max() - kTablePadding - 4096)
     return reject("a table of " + std::to_string(c.bucket_count) + " buckets (" + std::to_string(c.table_bytes()) +
                   " bytes) exceeds " + kAddressSpace);
   if (c.max_memory_bytes != 0 && c.table_bytes() > c.max_memory_bytes)
-    return reject("max_memory_bytes " + std::to_string(c.max_memory_bytes) + " is less than the first level's " +
+    return reject(name(kMaxMemoryBytes) + " " + std::to_string(c.max_memory_bytes) + " is less than the first level's " +
                   std::to_string(c.table_bytes()) + "-byte table");
   return true;
 }
@@ -110,29 +133,39 @@ unsigned min_fingerprint_bits_for_load(unsigned bucket_size) {
   }
 }
 
-unsigned fingerprint_bits_for(double fpr, unsigned bucket_size) {
-  require_bucket_size(bucket_size);
-  if (!(fpr > 0.0 && fpr < 1.0)) fail("fpr must be in (0, 1) (got " + show(fpr) + ")");
+namespace {
+// fingerprint_bits_for() with its messages naming options as `names` spells them.
+unsigned fixed_fingerprint_bits_for(double fpr, unsigned bucket_size, const OptionNames& names) {
+  require_bucket_size(bucket_size, names);
+  require_fpr(fpr, names);
   for (unsigned f = kMinFingerprintBits; f <= kMaxFingerprintBits; ++f) {
     if (2.0 * bucket_size / (std::ldexp(1.0, static_cast<int>(f)) - 1.0) <= fpr) return f;
   }
-  fail("fpr " + show(fpr) + " needs more than 32 fingerprint bits");
+  fail(std::string(names[internal::kFpr]) + " " + show(fpr) + " needs more than 32 fingerprint bits");
 }
 
 // The first level's fingerprint of a growable filter: the shortest whose bound over every level it can
 // grow to, kLevelBoundFactor * 2b / (2^f - 1), is within fpr.
-static unsigned growable_fingerprint_bits_for(double fpr, unsigned bucket_size) {
-  require_bucket_size(bucket_size);
-  if (!(fpr > 0.0 && fpr < 1.0)) fail("fpr must be in (0, 1) (got " + show(fpr) + ")");
+unsigned growable_fingerprint_bits_for(double fpr, unsigned bucket_size, const OptionNames& names) {
+  require_bucket_size(bucket_size, names);
+  require_fpr(fpr, names);
   for (unsigned f = kMinFingerprintBits; f < kMaxFingerprintBits; ++f) {
     if (internal::kLevelBoundFactor * 2.0 * bucket_size / (std::ldexp(1.0, static_cast<int>(f)) - 1.0) <= fpr)
       return f;
   }
-  fail("fpr " + show(fpr) + " is too small for a growable filter (its first level would need more than 31 "
-       "fingerprint bits)");
+  fail(std::string(names[internal::kFpr]) + " " + show(fpr) +
+       " is too small for a growable filter (its first level would need more than 31 fingerprint bits)");
+}
+}  // namespace
+
+unsigned fingerprint_bits_for(double fpr, unsigned bucket_size) {
+  return fixed_fingerprint_bits_for(fpr, bucket_size, internal::kCppOptionNames);
 }
 
-Config resolve(const Options& o) {
+Config resolve(const Options& options) { return internal::resolve(options, internal::kCppOptionNames, false); }
+
+Config internal::resolve(const Options& o, const OptionNames& names, bool capacity_given) {
+  auto name = [&names](OptionName option) { return std::string(names[option]); };
   Config c;
   c.bucket_size = o.bucket_size;
   c.semi_sort = o.semi_sort;
@@ -141,34 +174,37 @@ Config resolve(const Options& o) {
   c.huge_pages = o.huge_pages;
   c.growable = o.growable;
   c.max_memory_bytes = o.max_memory_bytes;
-  if (!o.growable && o.max_memory_bytes != 0) fail("max_memory_bytes applies to growable filters only");
+  if (!o.growable && o.max_memory_bytes != 0) fail(name(kMaxMemoryBytes) + " applies to growable filters only");
 
-  require_bucket_size(o.bucket_size);
+  require_bucket_size(o.bucket_size, names);
   if (o.fpr && o.fingerprint_bits)
-    fail("set either fpr or fingerprint_bits, not both (got fpr " + show(*o.fpr) + " and fingerprint_bits " +
-         std::to_string(*o.fingerprint_bits) + ")");
+    fail("set either " + name(kFpr) + " or " + name(kFingerprintBits) + ", not both (got " + name(kFpr) + " " +
+         show(*o.fpr) + " and " + name(kFingerprintBits) + " " + std::to_string(*o.fingerprint_bits) + ")");
   if (o.fingerprint_bits) {
-    require_fingerprint_bits(*o.fingerprint_bits);
+    require_fingerprint_bits(*o.fingerprint_bits, names);
     c.fingerprint_bits = *o.fingerprint_bits;
   } else {
     // A large fpr would allow fingerprints so short that the table jams far below its target load; a
     // longer one only lowers the false-positive rate.
     const double fpr = o.fpr.value_or(kDefaultFpr);
-    c.fingerprint_bits = std::max(o.growable ? growable_fingerprint_bits_for(fpr, o.bucket_size)
-                                             : fingerprint_bits_for(fpr, o.bucket_size),
+    c.fingerprint_bits = std::max(o.growable ? growable_fingerprint_bits_for(fpr, o.bucket_size, names)
+                                             : fixed_fingerprint_bits_for(fpr, o.bucket_size, names),
                                   min_fingerprint_bits_for_load(o.bucket_size));
   }
 
   // Checked even when bucket_count makes it unused: a NaN or 5 is a mistake either way.
   if (o.target_load && !(*o.target_load > 0.0 && *o.target_load <= 1.0))
-    fail("target_load must be in (0, 1] (got " + show(*o.target_load) + ")");
+    fail(name(kTargetLoad) + " must be in (0, 1] (got " + show(*o.target_load) + ")");
+  const auto no_capacity = [&] { fail(name(kCapacity) + " must be at least 1 (got 0)"); };
+  if (capacity_given && o.capacity == 0) no_capacity();
   if (o.bucket_count) {
-    if (*o.bucket_count == 0) fail("bucket_count must be at least 1 (got 0)");
-    if (*o.bucket_count > kMaxBucketCount) fail("bucket_count must be at most 2^32 (got " + std::to_string(*o.bucket_count) + ")");
+    if (*o.bucket_count == 0) fail(name(kBucketCount) + " must be at least 1 (got 0)");
+    if (*o.bucket_count > kMaxBucketCount)
+      fail(name(kBucketCount) + " must be at most 2^32 (got " + std::to_string(*o.bucket_count) + ")");
     c.bucket_count = *o.bucket_count + (*o.bucket_count & 1);
   } else {
     const uint64_t capacity = o.capacity == 0 && o.growable ? kDefaultInitialCapacity : o.capacity;
-    if (capacity == 0) fail("capacity must be at least 1 (got 0)");
+    if (capacity == 0) no_capacity();
     const double load = o.target_load.value_or(default_target_load(o.bucket_size, c.fingerprint_bits));
     // Name target_load when the user set it: a tiny one, not the capacity, is then what overflows.
     auto too_many = [&] {
@@ -176,9 +212,10 @@ Config resolve(const Options& o) {
       const double max_buckets = static_cast<double>(kMaxBucketCount);
       const double most = std::floor((max_buckets - 2.0 * std::sqrt(max_buckets) - 2.0) * o.bucket_size * load);
       const bool default_load = !o.target_load;
-      return "capacity " + std::to_string(capacity) + (default_load ? "" : " at target_load " + show(load)) +
-             " needs more than 2^32 buckets (with bucket_size " + std::to_string(o.bucket_size) +
-             (default_load ? " and the default target_load" : " and this target_load") + ", the most is about " +
+      return name(kCapacity) + " " + std::to_string(capacity) +
+             (default_load ? "" : " at " + name(kTargetLoad) + " " + show(load)) +
+             " needs more than 2^32 buckets (with " + name(kBucketSize) + " " + std::to_string(o.bucket_size) +
+             (default_load ? " and the default " : " and this ") + name(kTargetLoad) + ", the most is about " +
              show(most, /*approximate=*/true) + ")";
     };
     double buckets = std::ceil(static_cast<double>(capacity) / (o.bucket_size * load));
@@ -196,7 +233,7 @@ Config resolve(const Options& o) {
   }
 
   std::string why;
-  if (!is_valid_config(c, &why)) fail(why);
+  if (!internal::is_valid_config(c, &why, names)) fail(why);
   return c;
 }
 
@@ -230,7 +267,7 @@ double internal::level_false_positive_bound(const Config& growing, unsigned leve
 }
 
 double false_positive_bound(const Config& c) {
-  require_fingerprint_bits(c.fingerprint_bits);
+  require_fingerprint_bits(c.fingerprint_bits, internal::kCppOptionNames);
   if (c.growable) return internal::level_false_positive_bound(c, internal::level_limit(c));
   return match_bound(1.0 / (std::ldexp(1.0, static_cast<int>(c.fingerprint_bits)) - 1.0), c.bucket_size);
 }

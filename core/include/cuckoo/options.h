@@ -112,7 +112,8 @@ CUCKOO_API unsigned fingerprint_bits_for(double fpr, unsigned bucket_size);
 
 // Options -> Config. Throws std::invalid_argument naming the option on impossible input
 // (bucket_size 3, fingerprint_bits 0 or 40, capacity 0, fpr outside (0,1), target_load outside (0,1],
-// sizes that overflow, ...).
+// sizes that overflow, ...). The one check of options for every front end: the WebAssembly binding calls
+// it too (core/src/option_names.h), and its messages then name the options as JS spells them.
 CUCKOO_API Config resolve(const Options& options);
 
 // Upper bound of the false-positive rate of a full filter with this Config: 1 - (1 - 1/(2^f-1))^(2b). For a
