@@ -2,7 +2,8 @@
 // scripts/build-wasm.mjs (`npm run build`): builds the WebAssembly module with Emscripten in its two
 // flavours (wasm/CMakeLists.txt: "node", fast; "web", small) and writes dist/:
 //   dist/cuckoo_wasm_binary.mjs   the web flavour, deflated, as base64 (default export)  <- js/runtime.js (ESM)
-//   dist/cuckoo_wasm_binary.cjs   the node flavour as base64                             <- dist/cuckoo.cjs
+//   dist/cuckoo_wasm_node.wasm    the node flavour
+//   dist/cuckoo_wasm_binary.cjs   reads dist/cuckoo_wasm_node.wasm with fs               <- dist/cuckoo.cjs
 //   dist/cuckoo.cjs        js/*.js bundled as CommonJS (scripts/cjs-bundle.mjs)           <- js/index.cjs
 //   dist/index.d.cts       js/index.d.ts as CommonJS declarations (TypeScript reads a .d.ts in a "type":
 //                          "module" package as ESM, so `require` under module node16 needs its own copy)
@@ -75,11 +76,15 @@ mkdirSync(dist, { recursive: true });
 for (const stale of ['cuckoo_wasm.mjs', 'cuckoo_wasm.cjs']) rmSync(path.join(dist, stale), { force: true });
 writeFileSync(
   path.join(dist, 'cuckoo_wasm_binary.mjs'),
-  `${banner}export default { deflated: true, base64: '${webDeflated.toString('base64')}' };\n`,
+  `${banner}export default { base64: '${webDeflated.toString('base64')}' };\n`,
 );
+// Node reads the node flavour from its file when the module is first loaded (js/runtime.js): a synchronous
+// read of a local file, which costs less than parsing and decoding the same bytes as a base64 string.
+writeFileSync(path.join(dist, 'cuckoo_wasm_node.wasm'), nodeWasm);
 writeFileSync(
   path.join(dist, 'cuckoo_wasm_binary.cjs'),
-  `${banner}module.exports = { deflated: false, base64: '${nodeWasm.toString('base64')}' };\n`,
+  `'use strict';\n${banner}const { readFileSync } = require('node:fs');\nconst { join } = require('node:path');\n` +
+    `module.exports = { read: () => readFileSync(join(__dirname, 'cuckoo_wasm_node.wasm')) };\n`,
 );
 writeFileSync(path.join(dist, 'cuckoo.cjs'), bundleCjs(path.join(root, 'js', 'index.js')));
 writeFileSync(path.join(dist, 'index.d.cts'), readFileSync(path.join(root, 'js', 'index.d.ts'), 'utf8'));
