@@ -99,7 +99,6 @@ test('package: the tarball holds the runtime files only, at a sane size', (t) =>
     'js/runtime.js',
     'js/native.js',
     'dist/cuckoo_wasm_binary.mjs',
-    'dist/cuckoo_wasm_binary.cjs',
     'dist/cuckoo_wasm_node.wasm',
     'dist/cuckoo.cjs',
     'dist/index.d.cts',

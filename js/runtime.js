@@ -1,15 +1,15 @@
 // js/runtime.js: loads the WebAssembly module once, and makes the calls into it: the raw per-key and batch
 // exports by op code. Its memory is memory.js's; its recorded errors errors.js's.
 //
-// The module (wasm/: a standalone build with plain C exports and no Emscripten JS glue) comes from
-// dist/cuckoo_wasm_binary.* (written by scripts/build-wasm.mjs), in one of two flavours (below):
-//   - the ES module build (browsers, workers, bundlers) embeds the small "web" flavour, deflated, as base64
-//     in a JS module. It is decoded and inflated here, so loading needs no fetch() (not even of a data:
-//     URL, which a Content-Security-Policy connect-src would block), no fs, no Buffer and no __dirname: the
-//     same code runs in browsers, workers, bundlers and Node >= 18;
-//   - Node, whose entries go through the CommonJS bundle (js/index.node.js, js/index.cjs), gets the fast
-//     "node" flavour, which ships as a plain .wasm file beside the bundle (dist/cuckoo_wasm_node.wasm),
-//     read with fs: no 600 KB of base64 to parse and decode at import.
+// The module (wasm/: a standalone build with plain C exports and no Emscripten JS glue) is built by
+// scripts/build-wasm.mjs in two flavours, and `wasmBinary` is one of them:
+//   - the ES module build (browsers, workers, bundlers) imports the small "web" flavour, embedded deflated,
+//     as base64, in dist/cuckoo_wasm_binary.mjs. It is decoded and inflated here, so loading needs no
+//     fetch() (not even of a data: URL, which a Content-Security-Policy connect-src would block), no fs, no
+//     Buffer and no __dirname: the same code runs in browsers, workers, bundlers and Node >= 18;
+//   - Node's entries (js/index.node.js, js/index.cjs) go through the CommonJS bundle dist/cuckoo.cjs, where
+//     `wasmBinary` reads the fast "node" flavour with fs from the plain .wasm file beside the bundle
+//     (dist/cuckoo_wasm_node.wasm), with no base64 to parse and decode.
 // wasm/CMakeLists.txt says how the flavours differ; they give the same bytes, answers and errors. A page's
 // CSP needs only script-src 'wasm-unsafe-eval' (or 'unsafe-eval'), as for any WebAssembly. Loading starts
 // on first use, not at import.
