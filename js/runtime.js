@@ -1,17 +1,18 @@
 // js/runtime.js: loads the WebAssembly module once, and makes the calls into it: the raw per-key and batch
 // exports by op code. Its memory is memory.js's; its recorded errors errors.js's.
 //
-// The module (wasm/: a standalone build with plain C exports and no Emscripten JS glue) ships inside a
-// JS module as base64 (dist/cuckoo_wasm_binary.*, written by scripts/build-wasm.mjs), deflate-compressed
-// in the browser's flavour. It is decoded here and instantiated with its two imports. So loading needs no
-// fetch() (not even of a data: URL, which a Content-Security-Policy connect-src would block), no fs, no
-// Buffer and no __dirname: the same code runs in Node >= 18, browsers, workers and bundlers. A page's CSP
-// needs only script-src 'wasm-unsafe-eval' (or 'unsafe-eval'), as for any WebAssembly. Loading starts on
-// first use, not at import.
-//
-// Which module: the ES module build (browsers, workers, bundlers) gets the small "web" flavour; Node, whose
-// entries go through the CommonJS bundle (js/index.node.js, js/index.cjs), the fast "node" flavour.
-// wasm/CMakeLists.txt says how they differ; they give the same bytes, answers and errors.
+// The module (wasm/: a standalone build with plain C exports and no Emscripten JS glue) is built by
+// scripts/build-wasm.mjs in two flavours, and `wasmBinary` is one of them:
+//   - the ES module build (browsers, workers, bundlers) imports the small "web" flavour, embedded deflated,
+//     as base64, in dist/cuckoo_wasm_binary.mjs. It is decoded and inflated here, so loading needs no
+//     fetch() (not even of a data: URL, which a Content-Security-Policy connect-src would block), no fs, no
+//     Buffer and no __dirname: the same code runs in browsers, workers, bundlers and Node >= 18;
+//   - Node's entries (js/index.node.js, js/index.cjs) go through the CommonJS bundle dist/cuckoo.cjs, where
+//     `wasmBinary` reads the fast "node" flavour with fs from the plain .wasm file beside the bundle
+//     (dist/cuckoo_wasm_node.wasm), with no base64 to parse and decode.
+// wasm/CMakeLists.txt says how the flavours differ; they give the same bytes, answers and errors. A page's
+// CSP needs only script-src 'wasm-unsafe-eval' (or 'unsafe-eval'), as for any WebAssembly. Loading starts
+// on first use, not at import.
 import wasmBinary from '../dist/cuckoo_wasm_binary.mjs';
 import { rt, renewViews, initScratch } from './memory.js';
 import { lastError } from './errors.js';
@@ -20,24 +21,18 @@ import { createArgs } from './options.js';
 let loading = null;
 
 function decodeBase64(text) {
-  // Node's Buffer decodes natively (the node flavour is the larger module). Read off globalThis: a free
-  // `Buffer` identifier makes some bundlers inject a Buffer polyfill into the browser bundle.
-  const NodeBuffer = globalThis.Buffer;
-  if (typeof NodeBuffer === 'function' && typeof NodeBuffer.from === 'function') {
-    const b = NodeBuffer.from(text, 'base64');
-    return new Uint8Array(b.buffer, b.byteOffset, b.length);
-  }
   const binary = atob(text);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return bytes;
 }
 
-// The module's bytes: { base64, deflated } as the build wrote them; deflated ones go through the
-// platform's DecompressionStream (current browsers, Node >= 18), whose output a Response collects.
+// The module's bytes, as the build packed them: `{ read }` for the node flavour (read() returns the .wasm
+// file's bytes), `{ base64 }` for the deflated web one, inflated by the platform's DecompressionStream
+// (current browsers, Node >= 18), whose output a Response collects.
 async function moduleBytes() {
+  if (typeof wasmBinary.read === 'function') return wasmBinary.read();
   const bytes = decodeBase64(wasmBinary.base64);
-  if (!wasmBinary.deflated) return bytes;
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate'));
   return new Response(stream).arrayBuffer();
 }
@@ -60,11 +55,11 @@ async function startModule() {
     },
   };
   const bytes = await moduleBytes();
-  // The node flavour (not deflated) is compiled on this thread: an async compile waits, idle, for V8's
-  // background threads, which on a busy machine can take many times the compile itself.
-  const instance = wasmBinary.deflated
-    ? (await WebAssembly.instantiate(bytes, imports)).instance
-    : new WebAssembly.Instance(new WebAssembly.Module(bytes), imports);
+  // The node flavour (read from its file) is compiled on this thread: an async compile waits, idle, for
+  // V8's background threads, which on a busy machine can take many times the compile itself.
+  const instance = typeof wasmBinary.read === 'function'
+    ? new WebAssembly.Instance(new WebAssembly.Module(bytes), imports)
+    : (await WebAssembly.instantiate(bytes, imports)).instance;
   const exports = instance.exports;
   memory = exports.memory;
   const M = {};

@@ -3,7 +3,7 @@
 //
 // It is a bundler for exactly the subset js/ uses, and refuses anything else rather than guess:
 //   import { a, b } from './x.js';          -> const { a, b } = __x;       (modules become IIFEs)
-//   import name from '../dist/foo.mjs';     -> const name = require('./foo.cjs');
+//   import name from '../dist/foo.mjs';     -> const name = <the expression `inline` gives for it>;
 //   export function|class|const|let name    -> declaration kept, name added to the module's exports
 //   export { a, b } from './x.js';          -> re-export
 // Every import/export must sit on one line. Exported bindings are captured once, after the module body
@@ -24,13 +24,14 @@ function moduleVar(file) {
   return `__${path.basename(file, '.js').replace(/\W/g, '_')}`;
 }
 
-// Maps an import of dist/*.mjs to the CommonJS variant next to the bundle in dist/.
-function distRequire(spec) {
-  if (!/^\.\.\/dist\/[\w.-]+\.mjs$/.test(spec)) throw new Error(`cjs-bundle: unsupported import '${spec}'`);
-  return `./${path.basename(spec, '.mjs')}.cjs`;
-}
+// `inline` maps each default import of dist/*.mjs (by its specifier) to the expression that replaces it in
+// the bundle, which runs from dist/ (so __dirname is dist/).
+export function bundleCjs(entry, inline = {}) {
+  function distValue(spec) {
+    if (!Object.hasOwn(inline, spec)) throw new Error(`cjs-bundle: unsupported import '${spec}'`);
+    return inline[spec];
+  }
 
-export function bundleCjs(entry) {
   const order = [];
   const seen = new Set();
   const out = [];
@@ -48,7 +49,7 @@ export function bundleCjs(entry) {
         visit(dep);
         body.push(`const { ${names(m[1]).join(', ')} } = ${moduleVar(dep)};`);
       } else if ((m = importDefault.exec(line))) {
-        body.push(`const ${m[1]} = require('${distRequire(m[2])}');`);
+        body.push(`const ${m[1]} = ${distValue(m[2])};`);
       } else if ((m = reExport.exec(line))) {
         const dep = path.resolve(path.dirname(file), m[2]);
         visit(dep);

@@ -4,12 +4,14 @@
 //
 // Node: a fresh process per run imports the package's Node entry (js/index.node.js, what `import
 // 'cuckoo-wasm'` resolves to in Node), creates a filter, adds and checks a key; medians of the import and
-// of the first create() + add() + has(). Chromium: a fresh page per run (no cache) dynamic-imports an
-// esbuild bundle of the package (minified, platform browser: what a site ships) and does the same.
+// of the first create() + add() + has(). The runs alternate between the checkouts and a reference, the
+// import of an empty ES module (Node's own cost of a first import()), so that a change in the machine's
+// load hits all alike. Chromium: a fresh page per run (no cache) dynamic-imports an esbuild bundle of the
+// package (minified, platform browser: what a site ships) and does the same.
 // Chromium needs /usr/bin/chromium (or CHROMIUM_PATH) and the devDependencies.
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -20,27 +22,39 @@ const runs = Number(args.find((a) => /^\d+$/.test(a)) ?? 15);
 const roots = [here, ...args.filter((a) => !/^\d+$/.test(a)).map((p) => path.resolve(p))];
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
-function nodeColdStart(root) {
-  const entry = pathToFileURL(path.join(root, 'js', 'index.node.js')).href;
+// One fresh process importing `entry`: [import ms, first create + add + has ms]. An entry that exports no
+// CuckooFilter (the reference) gets 0 for the second.
+function nodeRun(entry) {
   const script = `
     const t0 = performance.now();
     const { CuckooFilter } = await import(${JSON.stringify(entry)});
     const t1 = performance.now();
-    const f = await CuckooFilter.create({ capacity: 1000, fpr: 0.01 });
-    const ok = f.add('first') && f.has('first');
+    if (CuckooFilter !== undefined) {
+      const f = await CuckooFilter.create({ capacity: 1000, fpr: 0.01 });
+      if (!(f.add('first') && f.has('first'))) throw new Error('no answer');
+    }
     const t2 = performance.now();
-    if (!ok) throw new Error('no answer');
     console.log(JSON.stringify([t1 - t0, t2 - t1]));`;
-  const importMs = [];
-  const createMs = [];
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+// Medians per entry (file URLs), the runs of all entries interleaved.
+function nodeColdStart(entries) {
+  const samples = entries.map(() => ({ importMs: [], createMs: [] }));
   for (let i = 0; i < runs; i++) {
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(r.stderr);
-    const [a, b] = JSON.parse(r.stdout);
-    importMs.push(a);
-    createMs.push(b);
+    entries.forEach((entry, j) => {
+      const [a, b] = nodeRun(entry);
+      samples[j].importMs.push(a);
+      samples[j].createMs.push(b);
+    });
   }
-  return { importMs: median(importMs), createMs: median(createMs), totalMs: median(importMs.map((a, i) => a + createMs[i])) };
+  return samples.map(({ importMs, createMs }) => ({
+    importMs: median(importMs),
+    createMs: median(createMs),
+    totalMs: median(importMs.map((a, i) => a + createMs[i])),
+  }));
 }
 
 async function chromiumColdStart(root) {
@@ -93,9 +107,19 @@ async function chromiumColdStart(root) {
 }
 
 console.log(`cold start, medians of ${runs} runs, ms: import | first create+add+has | total`);
+const emptyDir = mkdtempSync(path.join(tmpdir(), 'cuckoo-cold-empty-'));
+const empty = path.join(emptyDir, 'empty.mjs');
+writeFileSync(empty, 'export {};\n');
+const nodeEntries = [...roots.map((root) => path.join(root, 'js', 'index.node.js')), empty];
+try {
+  nodeColdStart(nodeEntries.map((file) => pathToFileURL(file).href)).forEach((n, j) => {
+    const label = j < roots.length ? `${roots[j]} Node:    ` : 'Node, an empty module:';
+    console.log(`${label} ${n.importMs.toFixed(1)} | ${n.createMs.toFixed(1)} | ${n.totalMs.toFixed(1)}`);
+  });
+} finally {
+  rmSync(emptyDir, { recursive: true, force: true });
+}
 for (const root of roots) {
-  const n = nodeColdStart(root);
-  console.log(`${root} Node:     ${n.importMs.toFixed(1)} | ${n.createMs.toFixed(1)} | ${n.totalMs.toFixed(1)}`);
   const c = await chromiumColdStart(root);
   console.log(`${root} Chromium: ${c.importMs.toFixed(1)} | ${c.createMs.toFixed(1)} | ${c.totalMs.toFixed(1)}`);
 }
