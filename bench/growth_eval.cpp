@@ -13,7 +13,8 @@
 //      positive, single and batched; every inserted key queried must be found).
 //   3. Rates at the final size, in rounds that alternate which filter goes first: build from empty with
 //      single inserts and with insert_many (the amortized rate, every growth included), then lookups
-//      at the final size (levels full) and again after one more insert (just grown).
+//      at the final size (levels full) and again after one more insert (just grown). At levels full,
+//      also the oracle bound on present-key lookups of any stack of levels (oracle_rates()).
 //
 // Usage: growth_eval [--full] [--out DIR] [--initial N] [--growth X] [--fpr A,B] [--queries N] [--rounds N]
 //                    [--growing-max-kicks N]  (an experiment: a shorter relocation walk for the growing filter
@@ -337,7 +338,87 @@ void time_lookups(const GrowthConfig& config, const CuckooFilter& growing, const
   }
 }
 
-std::vector<Rate> measure_rates(const GrowthConfig& config, double fpr, const KeyStream& keys, uint64_t items) {
+// An upper bound on the present-key lookup rate of any filter built as a stack of levels, newest first,
+// the way GrowingCore is: the newest level holds about half the items, so about half the present keys are
+// found only after probing the newest level and an older one, and no lookup can tell which keys those are
+// before probing. Two fixed filters of the newest two levels' shapes (bucket count, fingerprint width),
+// holding those levels' keys, stand in for the levels. An oracle probes, for each query, only what it
+// must: the newest twin for keys the newest level holds, both twins for all other keys (older levels are
+// free), with the queries sorted by class so that no branch mispredicts. The ratio to the right-sized
+// fixed filter in the same rounds is what a perfect lookup of this design could reach.
+std::vector<Rate> oracle_rates(const GrowthConfig& config, const CuckooFilter& growing, const CuckooFilter& fixed,
+                               const KeyStream& keys, const std::vector<uint64_t>& full_at, Rng& rng) {
+  const unsigned levels = growing.levels();
+  if (levels < 3 || full_at.size() != levels) return {};
+  const cuckoo::Config& level0 = growing.config();
+  // Level s: n0 * 2^s buckets, f0 + ceil(log2(s + 1)) bits (docs/growth.md), and the keys inserted while
+  // it was the newest: [full_at[s - 1], full_at[s]).
+  auto twin = [&](unsigned s) {
+    cuckoo::Options o;
+    o.bucket_count = level0.bucket_count << s;
+    o.fingerprint_bits = level0.fingerprint_bits + static_cast<unsigned>(std::ceil(std::log2(s + 1.0)));
+    o.bucket_size = level0.bucket_size;
+    o.seed = config.seed;
+    CuckooFilter filter(o);
+    insert_range(filter, keys, full_at[s - 1], full_at[s]);  // a key it refuses would only make it faster
+    return filter;
+  };
+  const CuckooFilter newest = twin(levels - 1), second = twin(levels - 2);
+  std::vector<uint64_t> in_newest, older;  // present keys by the level that holds them
+  for (size_t q = 0; q < config.rate_queries; ++q) {
+    const uint64_t i = rng.below(full_at.back());
+    (i >= full_at[levels - 2] ? in_newest : older).push_back(keys.positive(i));
+  }
+  std::vector<uint64_t> all = in_newest;
+  all.insert(all.end(), older.begin(), older.end());
+
+  RoundRates single{"positive lookups, single, oracle bound of a level stack", {}, {}};
+  RoundRates batched{"positive lookups, batched, oracle bound of a level stack", {}, {}};
+  std::vector<uint8_t> out(kBatch), out2(kBatch);
+  auto oracle_single = [&] {
+    uint64_t hits = 0;
+    Timer timer;
+    for (uint64_t key : in_newest) hits += newest.contains(key);
+    for (uint64_t key : older) hits += newest.contains(key) | second.contains(key);
+    const double seconds = timer.seconds();
+    consume(hits);
+    return mops(all.size(), seconds);
+  };
+  auto oracle_batched = [&] {
+    uint64_t hits = 0;
+    Timer timer;
+    for (size_t start = 0; start < in_newest.size(); start += kBatch) {
+      const size_t m = std::min(kBatch, in_newest.size() - start);
+      newest.contains_many(in_newest.data() + start, m, out.data());
+      for (size_t i = 0; i < m; ++i) hits += out[i];
+    }
+    for (size_t start = 0; start < older.size(); start += kBatch) {
+      const size_t m = std::min(kBatch, older.size() - start);
+      newest.contains_many(older.data() + start, m, out.data());
+      second.contains_many(older.data() + start, m, out2.data());
+      for (size_t i = 0; i < m; ++i) hits += out[i] | out2[i];
+    }
+    const double seconds = timer.seconds();
+    consume(hits);
+    return mops(all.size(), seconds);
+  };
+  for (int round = 0; round < config.rounds; ++round) {
+    for (int turn = 0; turn < 2; ++turn) {
+      if ((turn == 0) == (round % 2 == 0)) {
+        single.growing.push_back(oracle_single());
+        batched.growing.push_back(oracle_batched());
+      } else {
+        single.fixed.push_back(single_lookups(fixed, all.data(), all.size()).mops);
+        batched.fixed.push_back(batched_lookups(fixed, all.data(), all.size()).mops);
+      }
+    }
+  }
+  return {single.summary(), batched.summary()};
+}
+
+std::vector<Rate> measure_rates(const GrowthConfig& config, double fpr, const KeyStream& keys,
+                                const std::vector<uint64_t>& full_at) {
+  const uint64_t items = full_at.back();
   std::vector<Rate> out;
   std::optional<CuckooFilter> growing, fixed;
   for (bool many : {false, true}) {
@@ -368,6 +449,9 @@ std::vector<Rate> measure_rates(const GrowthConfig& config, double fpr, const Ke
         out.push_back(rates.summary());
       }
     }
+    if (state[0] == 'l') {
+      for (const Rate& rate : oracle_rates(config, *growing, *fixed, keys, full_at, rng)) out.push_back(rate);
+    }
     progress("\r[fpr %g] lookups, %s: done   ", fpr, state);
   }
   progress("\n");
@@ -396,7 +480,7 @@ int run(int argc, char** argv) {
     result.growth_at = growth_schedule(growing_options(config, fpr), keys, min_items);
     result.final_items = result.growth_at.back();
     result.curve = measure_curve(config, fpr, keys, result.growth_at, result.final_items);
-    result.rates = measure_rates(config, fpr, keys, result.final_items);
+    result.rates = measure_rates(config, fpr, keys, result.growth_at);
     result.seconds = timer.seconds();
     results.push_back(std::move(result));
   }
