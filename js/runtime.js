@@ -15,8 +15,6 @@
 // on first use, not at import.
 import wasmBinary from '../dist/cuckoo_wasm_binary.mjs';
 import { rt, renewViews, initScratch } from './memory.js';
-import { lastError } from './errors.js';
-import { createArgs } from './options.js';
 
 let loading = null;
 
@@ -141,20 +139,18 @@ function bind(M) {
   });
   rt.M = M;
   initScratch();
-  // Make callRaw's call site megamorphic before any user code runs (see callRaw): two read-only calls
-  // with different targets on a throwaway filter (capacity 1, 8-bit fingerprints, b = 4, 1 kick).
-  const address = M._cuckoo_create(...createArgs({ capacity: 1, fingerprintBits: 8, maxKicks: 1 }));
-  if (address === 0) throw lastError();
+  // Make both call sites megamorphic before any user code runs (see callRaw): calls through them to two
+  // different targets. malloc and free serve: they are compiled already and need no filter, whereas a
+  // filter's own exports would compile table code that the user's filters may never run.
+  const malloc = raw.length;
+  const free = malloc + 1;
+  raw[malloc] = M._malloc;
+  raw[free] = M._free;
   for (let i = 0; i < 2; i++) {
-    callRaw(kContainsBytes, address, rt.scratch, 0);
-    callRaw(kContainsU64, address, 0, 0);
-    callRaw(kCountBytes, address, rt.scratch, 0);
-    callRaw(kCountU64, address, 0, 0);
+    callRaw(free, callRaw(malloc, 8, 0, 0), 0, 0);
+    callRawBatch(free, callRawBatch(malloc, 8, 0, 0, 0, 0), 0, 0, 0, 0);
   }
-  callRawBatch(kContainsMany, address, rt.scratch, rt.scratch, 0, rt.scratch);
-  callRawBatch(kInsertMany, address, rt.scratch, rt.scratch, 0);
-  callRawBatch(kContainsMany, address, rt.scratch, rt.scratch, 0, rt.scratch);
-  M._cuckoo_destroy(address);
+  raw.length = malloc;
 }
 
 // The runtime, or an Error telling the caller to await it: for the synchronous API.
