@@ -94,11 +94,13 @@ std::unique_ptr<FilterCore> make_packed_level(const Config& config, const LevelH
   return make_run_time_width<kBucketSize, LevelHasher>(config, hasher);
 }
 
-// A table of config's shape hashed by `hasher`. With CUCKOO_COMPACT_SHAPES=2 one packed table reads both
-// the width and the bucket size at run time.
+// A table of config's shape hashed by `hasher`. The WASM builds (CUCKOO_COMPACT_SHAPES) use one packed
+// table that reads both the width and the bucket size at run time: a growing filter's lookups probe its
+// levels through LevelViews (level_view.h), not through these tables, so only inserts and erases run their
+// code, and every shape of it would add to what Node compiles at start-up and browsers download.
 std::unique_ptr<FilterCore> make_level_table(const Config& config, const LevelHasher& hasher) {
   if (config.semi_sort) return std::make_unique<CuckooCore<SemiSortedTable<0>, LevelHasher>>(config, hasher);
-#if CUCKOO_COMPACT_SHAPES >= 2
+#if CUCKOO_COMPACT_SHAPES >= 1
   return std::make_unique<CuckooCore<PackedTable<0, 0>, LevelHasher>>(config, hasher);
 #else
   switch (config.bucket_size) {
