@@ -16,6 +16,13 @@ constexpr size_t kPrefetchBlock = 64;
 // Levels this small grow instead of refusing a failed walk: a jam below half load is ordinary chance in a
 // handful of buckets, and growing past them costs little memory.
 constexpr uint64_t kJamCheckSlots = 4096;
+// Whether batched lookups go level by level (contains_many_flat). WebAssembly has no prefetch, so there a
+// pass per level, which exists to overlap the misses of many keys, costs more than answering key by key.
+#ifdef __wasm__
+constexpr bool kLevelPasses = false;
+#else
+constexpr bool kLevelPasses = true;
+#endif
 // Whether lookups go through LevelViews (level_view.h). The browser's module probes each level through
 // its CuckooCore instead: a second lookup path would cost more download than it gains.
 constexpr bool kFlatLookups = CUCKOO_COMPACT_SHAPES < 2;
@@ -168,6 +175,10 @@ size_t GrowingCore::insert_many_hashed(const uint64_t* hashes, size_t n) {
 // keys are prefetched before the first is probed, so that their misses overlap.
 template <unsigned kPairs>
 void GrowingCore::contains_many_flat(const uint64_t* hashes, size_t n, uint8_t* out) const {
+  if constexpr (!kLevelPasses) {
+    for (size_t i = 0; i < n; ++i) out[i] = contains_flat<kPairs>(level_key(hashes[i]));
+    return;
+  }
   LevelKey pending[kBlock];  // the keys not found yet
   uint32_t where[kBlock];    // their positions in out
   for (size_t start = 0; start < n; start += kBlock) {
