@@ -58,6 +58,19 @@ void GrowingCore::adopt(std::unique_ptr<FilterCore> level) {
     views_.push_back(make_level_view(*level, level_count()));
   }
   levels_.push_back(std::move(level));
+  order_levels();
+}
+
+void GrowingCore::order_levels() {
+  if (!kFlatLookups) return;
+  const size_t n = views_.size();
+  newest_is_small_ = n >= 3 && levels_[n - 1]->size() < levels_[n - 3]->size();
+  probe_order_.clear();
+  probe_order_.reserve(kMaxLevels);  // allocates once: inserts that reorder then never allocate
+  for (size_t s = n; s-- > 0;) {
+    if (newest_is_small_ && s == n - 3) probe_order_.push_back(views_[n - 1]);
+    if (!(newest_is_small_ && s == n - 1)) probe_order_.push_back(views_[s]);
+  }
 }
 
 std::unique_ptr<FilterCore> GrowingCore::clone() const {
@@ -96,6 +109,7 @@ bool GrowingCore::insert_hashed(uint64_t hash) {
   if (!make_room()) return false;
   if (!levels_.back()->insert_hashed(hash)) return false;
   ++size_;
+  if (newest_is_small_ && levels_.back()->size() >= levels_[levels_.size() - 3]->size()) order_levels();
   return true;
 }
 
@@ -103,17 +117,19 @@ LevelKey GrowingCore::level_key(uint64_t hash) const {
   return make_level_key(hash, level0_hasher_, config_.fingerprint_bits);
 }
 
-// Newest first. The newest two levels, which hold about three quarters of the items, are probed without a
-// branch between them: which of them holds a present key is a coin toss, and a mispredicted branch would
-// discard the loads in flight behind it. Older levels are not prefetched ahead of their probes: a lookup
-// that visits several levels is bound by the probes' instructions more than by their misses.
+// In probe_order_, newest first. The first two levels, which hold about three quarters of the items, are
+// probed without a branch between them: which of them holds a present key is a coin toss, and a
+// mispredicted branch would discard the loads in flight behind it. Older levels are not prefetched ahead
+// of their probes: a lookup that visits several levels is bound by the probes' instructions more than by
+// their misses.
 template <unsigned kPairs>
 bool GrowingCore::contains_flat(const LevelKey& key) const {
-  size_t s = views_.size() - 1;
-  bool hit = probe_level<kPairs>(views_[s], key);
-  if (s == 0) return hit;
-  hit |= probe_level<kPairs>(views_[--s], key);
-  while (!hit && s-- > 0) hit = probe_level<kPairs>(views_[s], key);
+  const LevelView* view = probe_order_.data();
+  const LevelView* const end = view + probe_order_.size();
+  bool hit = probe_level<kPairs>(*view++, key);
+  if (view == end) return hit;
+  hit |= probe_level<kPairs>(*view++, key);
+  while (!hit && view != end) hit = probe_level<kPairs>(*view++, key);
   return hit;
 }
 
@@ -163,13 +179,14 @@ size_t GrowingCore::insert_many_hashed(const uint64_t* hashes, size_t n) {
     const size_t stored = newest.insert_many_hashed(hashes + done, take);
     done += stored;
     size_ += stored;
+    if (newest_is_small_) order_levels();
     // The level stops at the first key it cannot take: it filled up (grow and go on) or refused the key.
     if (stored < take && !newest.is_full()) break;
   }
   return done;
 }
 
-// Level by level, newest first, each level probing only the keys no newer level has found: a present key
+// Level by level in probe_order_, each level probing only the keys no earlier level has found: a present key
 // is usually found in the newest level or two, so positive lookups cost about two levels' probes whatever
 // the level count. Absent keys are probed in every level. Within a level, the buckets of kPrefetchBlock
 // keys are prefetched before the first is probed, so that their misses overlap.
@@ -187,8 +204,8 @@ void GrowingCore::contains_many_flat(const uint64_t* hashes, size_t n, uint8_t* 
       pending[j] = level_key(hashes[start + j]);
       where[j] = static_cast<uint32_t>(start + j);
     }
-    for (size_t s = views_.size(); s-- > 0 && m > 0;) {
-      const LevelView& view = views_[s];
+    for (size_t k = 0; k < probe_order_.size() && m > 0; ++k) {
+      const LevelView& view = probe_order_[k];
       size_t left = 0;
       for (size_t first = 0; first < m; first += kPrefetchBlock) {
         const size_t last = std::min(m, first + kPrefetchBlock);
@@ -250,6 +267,7 @@ void GrowingCore::clear() {
     views_.resize(1);
     flat_ = has_flat_layout(levels_.front()->config());
   }
+  order_levels();
   levels_.front()->clear();
   size_ = 0;
 }

@@ -92,6 +92,8 @@ class GrowingCore final : public FilterCore {
   bool make_room();
   LevelKey level_key(uint64_t hash) const;
   void adopt(std::unique_ptr<FilterCore> level);
+  // Sets probe_order_ from the levels' item counts (see there).
+  void order_levels();
   template <unsigned kPairs>
   bool contains_flat(const LevelKey& key) const;
   template <unsigned kPairs>
@@ -100,7 +102,12 @@ class GrowingCore final : public FilterCore {
   std::vector<std::unique_ptr<FilterCore>> levels_;  // levels_[s] is level s; the newest is last
   BucketHasher level0_hasher_;                        // level 0's hashing, for level_key()
   std::vector<LevelView> views_;                      // views_[s] is level s's view
-  bool flat_ = true;                                  // every level has_flat_layout(): lookups use views_
+  // The views in the order lookups probe them: newest first, except that a newest level holding fewer
+  // items than the one two below it (just after a growth) goes third, so that the two levels probed
+  // without a branch are the two that hold the most keys. Any order gives the same answers.
+  std::vector<LevelView> probe_order_;
+  bool newest_is_small_ = false;  // the exception above is in effect
+  bool flat_ = true;              // every level has_flat_layout(): lookups use probe_order_
 };
 
 }  // namespace cuckoo::internal
