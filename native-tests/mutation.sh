@@ -30,7 +30,7 @@ compile() {
   shift 2
   mkdir -p "$build/$variant"
   printf '%s\n' "$@" | xargs -P "$jobs" -I{} sh -c \
-    'exec "$0" "$@" -c "{}" -o "$1/$(basename "{}" .cpp).o"' \
+    'dir="$1"; shift; exec "$0" "$@" -c "{}" -o "$dir/$(basename "{}" .cpp).o"' \
     "$cxx" "$build/$variant" ${macro:+-D"$macro"} "${flags[@]}"
 }
 
