@@ -122,14 +122,14 @@ LevelKey GrowingCore::level_key(uint64_t hash) const {
 // mispredicted branch would discard the loads in flight behind it. Older levels are not prefetched ahead
 // of their probes: a lookup that visits several levels is bound by the probes' instructions more than by
 // their misses.
-template <unsigned kPairs>
+template <unsigned kMaxLoads>
 bool GrowingCore::contains_flat(const LevelKey& key) const {
   const LevelView* view = probe_order_.data();
   const LevelView* const end = view + probe_order_.size();
-  bool hit = probe_level<kPairs>(*view++, key);
+  bool hit = probe_level<kMaxLoads>(*view++, key);
   if (view == end) return hit;
-  hit |= probe_level<kPairs>(*view++, key);
-  while (!hit && view != end) hit = probe_level<kPairs>(*view++, key);
+  hit |= probe_level<kMaxLoads>(*view++, key);
+  while (!hit && view != end) hit = probe_level<kMaxLoads>(*view++, key);
   return hit;
 }
 
@@ -190,10 +190,10 @@ size_t GrowingCore::insert_many_hashed(const uint64_t* hashes, size_t n) {
 // is usually found in the newest level or two, so positive lookups cost about two levels' probes whatever
 // the level count. Absent keys are probed in every level. Within a level, the buckets of kPrefetchBlock
 // keys are prefetched before the first is probed, so that their misses overlap.
-template <unsigned kPairs>
+template <unsigned kMaxLoads>
 void GrowingCore::contains_many_flat(const uint64_t* hashes, size_t n, uint8_t* out) const {
   if constexpr (!kLevelPasses) {
-    for (size_t i = 0; i < n; ++i) out[i] = contains_flat<kPairs>(level_key(hashes[i]));
+    for (size_t i = 0; i < n; ++i) out[i] = contains_flat<kMaxLoads>(level_key(hashes[i]));
     return;
   }
   LevelKey pending[kBlock];  // the keys not found yet
@@ -211,7 +211,7 @@ void GrowingCore::contains_many_flat(const uint64_t* hashes, size_t n, uint8_t* 
         const size_t last = std::min(m, first + kPrefetchBlock);
         for (size_t j = first; j < last; ++j) prefetch_level(view, pending[j]);
         for (size_t j = first; j < last; ++j) {
-          const bool hit = probe_level<kPairs>(view, pending[j]);
+          const bool hit = probe_level<kMaxLoads>(view, pending[j]);
           out[where[j]] = hit;
           pending[left] = pending[j];
           where[left] = where[j];

@@ -94,9 +94,9 @@ class GrowingCore final : public FilterCore {
   void adopt(std::unique_ptr<FilterCore> level);
   // Sets probe_order_ from the levels' item counts (see there).
   void order_levels();
-  template <unsigned kPairs>
+  template <unsigned kMaxLoads>
   bool contains_flat(const LevelKey& key) const;
-  template <unsigned kPairs>
+  template <unsigned kMaxLoads>
   void contains_many_flat(const uint64_t* hashes, size_t n, uint8_t* out) const;
 
   std::vector<std::unique_ptr<FilterCore>> levels_;  // levels_[s] is level s; the newest is last

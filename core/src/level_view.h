@@ -6,8 +6,8 @@
 // GrowingCore probes all levels in one inlined loop without a call or a branch on a level's answer.
 //
 // It reads the packed table's layout (packed_table.h: entry j of bucket i is the f-bit field at bit
-// (i * b + j) * f) two entries per 64-bit load, which holds for f <= 28, where two fields and the load's
-// sub-byte shift fit in 64 bits. A growing filter with a wider level or with semi-sorted levels is probed
+// (i * b + j) * f) a whole bucket per 64-bit load where one fits, else two entries per load, which holds
+// for f <= 28, where two fields and the load's sub-byte shift fit in 64 bits. A growing filter with a wider level or with semi-sorted levels is probed
 // through its levels' CuckooCores instead (has_flat_layout() says which).
 #pragma once
 
@@ -23,12 +23,12 @@ struct LevelView {
   const uint8_t* table = nullptr;
   uint64_t bucket_count = 0;
   uint64_t bucket_bits = 0;  // b * f: a bucket's first bit is index * bucket_bits
-  uint64_t pair_bits = 0;    // 2 * f: the bits one load covers
-  uint64_t lo = 0, hi = 0;   // bit 0 and the top bit of each of two f-bit fields
+  uint64_t group_bits = 0;   // the bits from one load's first entry to the next load's
+  uint64_t lo = 0, hi = 0;   // bit 0 and the top bit of each f-bit field one load covers
   const Victim* victim = nullptr;
   unsigned level = 0;
   unsigned extra_bits = 0;  // level_extra_bits(level)
-  unsigned pairs = 0;       // b / 2: loads per bucket
+  unsigned loads = 0;       // per bucket: 1 if the whole bucket fits one load, else b / 2
 };
 
 // Whether a level's table can be probed through a LevelView.
@@ -38,27 +38,33 @@ inline bool has_flat_layout(const Config& level) {
 
 inline LevelView make_level_view(const FilterCore& core, unsigned level) {
   const Config& c = core.config();
+  const unsigned f = c.fingerprint_bits;
+  // One load covers the bucket when its fields and the sub-byte shift fit 64 bits, or when the bucket is
+  // exactly 64 bits (f = 16 at b = 4): then every bucket starts on a byte and there is no shift.
+  const bool one_load = c.bucket_size * f <= 57 || c.bucket_size * f == 64;
+  const unsigned fields = one_load ? c.bucket_size : 2;
   LevelView v;
   v.table = core.table_data();
   v.bucket_count = c.bucket_count;
-  v.bucket_bits = uint64_t{c.bucket_size} * c.fingerprint_bits;
-  v.pair_bits = 2 * uint64_t{c.fingerprint_bits};
-  v.lo = 1 | (uint64_t{1} << c.fingerprint_bits);
-  v.hi = v.lo << (c.fingerprint_bits - 1);
+  v.bucket_bits = uint64_t{c.bucket_size} * f;
+  v.group_bits = uint64_t{fields} * f;
+  for (unsigned k = 0; k < fields; ++k) v.lo |= uint64_t{1} << (k * f);
+  v.hi = v.lo << (f - 1);
   v.victim = &core.victim();
   v.level = level;
   v.extra_bits = level_extra_bits(level);
-  v.pairs = c.bucket_size / 2;
+  v.loads = one_load ? 1 : c.bucket_size / 2;
   return v;
 }
 
-// Nonzero iff the bucket starting at bit `first` holds fp (pattern = fp * v.lo).
-template <unsigned kPairs>
+// Nonzero iff the bucket starting at bit `first` holds fp (pattern = fp * v.lo). kMaxLoads is b / 2,
+// the most loads a bucket of the filter's bucket size takes.
+template <unsigned kMaxLoads>
 CUCKOO_INLINE uint64_t match_bucket(const LevelView& v, uint64_t first, uint64_t pattern) {
-  const unsigned pairs = kPairs ? kPairs : v.pairs;
   uint64_t marks = 0;
-  for (unsigned j = 0; j < pairs; ++j) {
-    const uint64_t pos = first + j * v.pair_bits;
+  for (unsigned j = 0; j < kMaxLoads; ++j) {
+    if (j == v.loads) break;
+    const uint64_t pos = first + j * v.group_bits;
     const uint64_t word = (load_u64(v.table + (pos >> 3)) >> (pos & 7)) ^ pattern;
     marks |= zero_field_marks(word, v.lo);
   }
@@ -66,12 +72,12 @@ CUCKOO_INLINE uint64_t match_bucket(const LevelView& v, uint64_t first, uint64_t
 }
 
 // Whether the level holds the key, in its table or as its victim.
-template <unsigned kPairs>
+template <unsigned kMaxLoads>
 CUCKOO_INLINE bool probe_level(const LevelView& v, const LevelKey& key) {
   const LevelProbe p = level_probe(key, v.bucket_count, v.level, v.extra_bits);
   const uint64_t pattern = uint64_t{p.fingerprint} * opaque(v.lo);
-  bool hit = (match_bucket<kPairs>(v, p.index * v.bucket_bits, pattern) |
-              match_bucket<kPairs>(v, p.alt * v.bucket_bits, pattern)) != 0;
+  bool hit = (match_bucket<kMaxLoads>(v, p.index * v.bucket_bits, pattern) |
+              match_bucket<kMaxLoads>(v, p.alt * v.bucket_bits, pattern)) != 0;
   const Victim& victim = *v.victim;
   if (__builtin_expect(p.fingerprint == victim.fingerprint, false))
     hit |= victim.used & ((victim.index == p.index) | (victim.index == p.alt));
@@ -80,7 +86,7 @@ CUCKOO_INLINE bool probe_level(const LevelView& v, const LevelKey& key) {
 
 // The first and the last byte match_bucket loads for the bucket starting at bit `first`.
 CUCKOO_INLINE ByteSpan bucket_span(const LevelView& v, uint64_t first) {
-  return {v.table + (first >> 3), v.table + ((first + (v.pairs - 1) * v.pair_bits) >> 3) + 7};
+  return {v.table + (first >> 3), v.table + ((first + (v.loads - 1) * v.group_bits) >> 3) + 7};
 }
 
 // Prefetches the cache lines of the key's two buckets in the level.
