@@ -16,13 +16,6 @@ constexpr size_t kPrefetchBlock = 64;
 // Levels this small grow instead of refusing a failed walk: a jam below half load is ordinary chance in a
 // handful of buckets, and growing past them costs little memory.
 constexpr uint64_t kJamCheckSlots = 4096;
-// Whether batched lookups go level by level (contains_many_flat). WebAssembly has no prefetch, so there a
-// pass per level, which exists to overlap the misses of many keys, costs more than answering key by key.
-#ifdef __wasm__
-constexpr bool kLevelPasses = false;
-#else
-constexpr bool kLevelPasses = true;
-#endif
 // Whether lookups go through LevelViews (level_view.h). The browser's module probes each level through
 // its CuckooCore instead: a second lookup path would cost more download than it gains.
 constexpr bool kFlatLookups = CUCKOO_COMPACT_SHAPES < 2;
@@ -189,13 +182,11 @@ size_t GrowingCore::insert_many_hashed(const uint64_t* hashes, size_t n) {
 // Level by level in probe_order_, each level probing only the keys no earlier level has found: a present key
 // is usually found in the newest level or two, so positive lookups cost about two levels' probes whatever
 // the level count. Absent keys are probed in every level. Within a level, the buckets of kPrefetchBlock
-// keys are prefetched before the first is probed, so that their misses overlap.
+// keys are prefetched before the first is probed, so that their misses overlap. Without prefetching
+// (WebAssembly has none) the pass still helps: its probes have no branch on their answers, so the CPU
+// overlaps the misses of many keys by itself, where a key-by-key early exit would mispredict.
 template <unsigned kMaxLoads>
 void GrowingCore::contains_many_flat(const uint64_t* hashes, size_t n, uint8_t* out) const {
-  if constexpr (!kLevelPasses) {
-    for (size_t i = 0; i < n; ++i) out[i] = contains_flat<kMaxLoads>(level_key(hashes[i]));
-    return;
-  }
   LevelKey pending[kBlock];  // the keys not found yet
   uint32_t where[kBlock];    // their positions in out
   for (size_t start = 0; start < n; start += kBlock) {
