@@ -104,7 +104,8 @@ inline LevelKey make_level_key(uint64_t h, const BucketHasher& level0, unsigned 
 
 // Level `level`'s probe of a key (n_s = bucket_count buckets, d_s = extra_bits), from its level-0 view:
 // what LevelHasher(...).index, fingerprint and alt_index give.
-CUCKOO_INLINE LevelProbe level_probe(const LevelKey& k, uint64_t bucket_count, unsigned level, unsigned extra_bits) {
+CUCKOO_INLINE LevelProbe level_probe(const LevelKey& k, uint64_t bucket_count, unsigned level,
+                                     unsigned extra_bits) {
   const uint64_t index = (k.low * bucket_count) >> 32;
   const auto fp = static_cast<uint32_t>(k.fingerprints >> (32 - extra_bits));
 #ifdef CUCKOO_MUTANT_NO_COARSENING

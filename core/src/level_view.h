@@ -3,12 +3,13 @@
 // A lookup of a growing filter probes up to 32 levels. Through each level's CuckooCore that is a virtual
 // call per level and a probe compiled for a run-time width, and the calls keep the levels' probes from
 // overlapping. A LevelView holds what a probe reads (the table's bytes, its shape, the victim) so that
-// GrowingCore probes all levels in one inlined loop without a call or a branch on a level's answer.
+// GrowingCore probes all levels in one inlined loop.
 //
 // It reads the packed table's layout (packed_table.h: entry j of bucket i is the f-bit field at bit
 // (i * b + j) * f) a whole bucket per 64-bit load where one fits, else two entries per load, which holds
-// for f <= 28, where two fields and the load's sub-byte shift fit in 64 bits. A growing filter with a wider level or with semi-sorted levels is probed
-// through its levels' CuckooCores instead (has_flat_layout() says which).
+// for f <= 28, where two fields and the load's sub-byte shift fit in 64 bits. A growing filter with a wider
+// level or with semi-sorted levels is probed through its levels' CuckooCores instead (has_flat_layout()
+// says which).
 #pragma once
 
 #include <cstdint>
