@@ -27,6 +27,35 @@ uint64_t growth_point(const FilterCore& level) {
   return static_cast<uint64_t>(static_cast<double>(c.slot_count()) *
                                default_target_load(c.bucket_size, c.fingerprint_bits));
 }
+
+// A batch answered level by level: for each block of kBlock keys, pass k calls
+// answer_level(k, keys, m, found) for the m keys that no earlier pass found, which sets found[0..m). A
+// present key is usually found in the first level or two, so positive lookups cost about two levels'
+// probes whatever the level count; absent keys are probed in every level.
+template <typename Key, typename KeyOf, typename AnswerLevel>
+void answer_by_level(size_t n, uint8_t* out, size_t levels, KeyOf key_of, AnswerLevel answer_level) {
+  Key pending[kBlock];  // the keys not found yet
+  uint32_t where[kBlock];  // their positions in out
+  uint8_t found[kBlock];
+  for (size_t start = 0; start < n; start += kBlock) {
+    size_t m = std::min(n - start, kBlock);
+    for (size_t j = 0; j < m; ++j) {
+      pending[j] = key_of(start + j);
+      where[j] = static_cast<uint32_t>(start + j);
+    }
+    for (size_t k = 0; k < levels && m > 0; ++k) {
+      answer_level(k, pending, m, found);
+      size_t left = 0;
+      for (size_t j = 0; j < m; ++j) {
+        out[where[j]] = found[j];
+        pending[left] = pending[j];
+        where[left] = where[j];
+        left += found[j] == 0;
+      }
+      m = left;
+    }
+  }
+}
 }  // namespace
 
 GrowingCore::GrowingCore(const Config& config)
@@ -179,39 +208,22 @@ size_t GrowingCore::insert_many_hashed(const uint64_t* hashes, size_t n) {
   return done;
 }
 
-// Level by level in probe_order_, each level probing only the keys no earlier level has found: a present key
-// is usually found in the newest level or two, so positive lookups cost about two levels' probes whatever
-// the level count. Absent keys are probed in every level. Within a level, the buckets of kPrefetchBlock
-// keys are prefetched before the first is probed, so that their misses overlap. Without prefetching
-// (WebAssembly has none) the pass still helps: its probes have no branch on their answers, so the CPU
-// overlaps the misses of many keys by itself, where a key-by-key early exit would mispredict.
+// Level by level in probe_order_ (answer_by_level). Within a level, the buckets of kPrefetchBlock keys are
+// prefetched before the first is probed, so that their misses overlap. Without prefetching (WebAssembly has
+// none) the passes still help: their probes have no branch on their answers, so the CPU overlaps the misses
+// of many keys by itself, where a key-by-key early exit would mispredict.
 template <unsigned kMaxLoads>
 void GrowingCore::contains_many_flat(const uint64_t* hashes, size_t n, uint8_t* out) const {
-  LevelKey pending[kBlock];  // the keys not found yet
-  uint32_t where[kBlock];    // their positions in out
-  for (size_t start = 0; start < n; start += kBlock) {
-    size_t m = std::min(n - start, kBlock);
-    for (size_t j = 0; j < m; ++j) {
-      pending[j] = level_key(hashes[start + j]);
-      where[j] = static_cast<uint32_t>(start + j);
-    }
-    for (size_t k = 0; k < probe_order_.size() && m > 0; ++k) {
-      const LevelView& view = probe_order_[k];
-      size_t left = 0;
-      for (size_t first = 0; first < m; first += kPrefetchBlock) {
-        const size_t last = std::min(m, first + kPrefetchBlock);
-        for (size_t j = first; j < last; ++j) prefetch_level(view, pending[j]);
-        for (size_t j = first; j < last; ++j) {
-          const bool hit = probe_level<kMaxLoads>(view, pending[j]);
-          out[where[j]] = hit;
-          pending[left] = pending[j];
-          where[left] = where[j];
-          left += !hit;
+  answer_by_level<LevelKey>(
+      n, out, probe_order_.size(), [&](size_t i) { return level_key(hashes[i]); },
+      [&](size_t k, const LevelKey* keys, size_t m, uint8_t* found) {
+        const LevelView& view = probe_order_[k];
+        for (size_t first = 0; first < m; first += kPrefetchBlock) {
+          const size_t last = std::min(m, first + kPrefetchBlock);
+          for (size_t j = first; j < last; ++j) prefetch_level(view, keys[j]);
+          for (size_t j = first; j < last; ++j) found[j] = probe_level<kMaxLoads>(view, keys[j]);
         }
-      }
-      m = left;
-    }
-  }
+      });
 }
 
 void GrowingCore::contains_many_hashed(const uint64_t* hashes, size_t n, uint8_t* out) const {
@@ -226,29 +238,13 @@ void GrowingCore::contains_many_hashed(const uint64_t* hashes, size_t n, uint8_t
   // The browser's module answers key by key: the level-by-level pipeline costs more download than it gains.
   for (size_t i = 0; i < n; ++i) out[i] = contains_hashed(hashes[i]);
 #else
-  // Levels that cannot be probed through a LevelView (semi-sorted or 29..31-bit fingerprints): the same
-  // narrowing, with each level's own batch.
-  uint64_t pending[kBlock];
-  uint32_t where[kBlock];
-  uint8_t found[kBlock];
-  for (size_t start = 0; start < n; start += kBlock) {
-    size_t m = std::min(n - start, kBlock);
-    for (size_t j = 0; j < m; ++j) {
-      pending[j] = hashes[start + j];
-      where[j] = static_cast<uint32_t>(start + j);
-    }
-    for (size_t s = levels_.size(); s-- > 0 && m > 0;) {
-      levels_[s]->contains_many_hashed(pending, m, found);
-      size_t left = 0;
-      for (size_t j = 0; j < m; ++j) {
-        out[where[j]] = found[j];
-        pending[left] = pending[j];
-        where[left] = where[j];
-        left += found[j] == 0;
-      }
-      m = left;
-    }
-  }
+  // Levels that cannot be probed through a LevelView (semi-sorted or 29..31-bit fingerprints): newest
+  // first, each level's own batch.
+  answer_by_level<uint64_t>(
+      n, out, levels_.size(), [&](size_t i) { return hashes[i]; },
+      [&](size_t k, const uint64_t* keys, size_t m, uint8_t* found) {
+        levels_[levels_.size() - 1 - k]->contains_many_hashed(keys, m, found);
+      });
 #endif
 }
 
