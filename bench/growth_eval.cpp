@@ -14,7 +14,9 @@
 //   3. Rates at the final size, in rounds that alternate which filter goes first: build from empty with
 //      single inserts and with insert_many (the amortized rate, every growth included), then lookups
 //      at the final size (levels full) and again after one more insert (just grown). At levels full,
-//      also the oracle bound on present-key lookups of any stack of levels (oracle_rates()).
+//      also bounds on present-key lookups: of any stack of levels, by an oracle that knows where each key
+//      is (oracle_rates()), and of designs that move entries when they grow, level stacks included, with
+//      the memory each needs at least (moving_design_rates()).
 //
 // Usage: growth_eval [--full] [--out DIR] [--initial N] [--growth X] [--fpr A,B] [--queries N] [--rounds N]
 //                    [--growing-max-kicks N]  (an experiment: a shorter relocation walk for the growing filter
@@ -416,6 +418,113 @@ std::vector<Rate> oracle_rates(const GrowthConfig& config, const CuckooFilter& g
   return {single.summary(), batched.summary()};
 }
 
+// An upper bound on the present-key lookups, and a lower bound on the memory, of a design that moves
+// entries into the new table when it grows (an expanding table, as InfiniFilter and taffy filters do), so
+// that more than half of the keys live in the table probed first. A move takes one bit of the bucket index
+// from the entry, so an entry that is to survive `a` moves carries a bits beyond the fingerprint it needs,
+// and entries of different ages need one more bit to tell their lengths apart; entries out of moves go to
+// older tables. An entry then stays in the first table for a + 1 sizes, and at a growth point that table
+// holds the newest 1 - 2^-(a+1) of the items. With a = 0 the design is a stack of levels.
+//
+// Stand-ins, each a fixed filter at a fixed filter's load: table 1 holds those newest keys, with the
+// newest level's fingerprint width plus a + 1 bits (plus nothing when a = 0); tables 2 and 3 hold the
+// newer and the older half of the other keys, with the next two levels' widths. Real ones are slower
+// (their probe decodes variable lengths, and older keys spread over more tables) and larger (older tables
+// are not all full). Unlike oracle_rates(), the lookups do not know where a key is: the queries come in a
+// random order, and a single lookup takes the fastest of three ways to probe (tables 1, 2, 3 with an early
+// exit after each; 1 and 2 without a branch, then 3; all three without a branch).
+std::vector<Rate> moving_design_rates(const GrowthConfig& config, const CuckooFilter& growing,
+                                      const CuckooFilter& fixed, const KeyStream& keys, uint64_t items, Rng& rng) {
+  const unsigned levels = growing.levels();
+  if (levels < 4) return {};
+  const cuckoo::Config& level0 = growing.config();
+  auto width = [&](unsigned s) {  // level s's fingerprint bits: f0 + ceil(log2(s + 1)) (docs/growth.md)
+    return level0.fingerprint_bits + static_cast<unsigned>(std::ceil(std::log2(s + 1.0)));
+  };
+  auto stand_in = [&](uint64_t from, uint64_t to, unsigned bits) {
+    cuckoo::Options o;
+    o.capacity = to - from;
+    o.fingerprint_bits = bits;
+    o.bucket_size = level0.bucket_size;
+    o.seed = config.seed;
+    CuckooFilter filter(o);
+    insert_range(filter, keys, from, to);  // a key it refuses would only make it faster
+    return filter;
+  };
+  std::vector<uint64_t> queries(config.rate_queries);
+  for (uint64_t& q : queries) q = keys.positive(rng.below(items));
+
+  std::vector<Rate> out;
+  std::vector<uint8_t> found(kBatch);
+  std::vector<uint64_t> pending(kBatch);
+  for (unsigned spare = 0; spare <= 3; ++spare) {
+    const uint64_t split = items >> (spare + 1);  // keys [split, items) are in table 1
+    const CuckooFilter t1 = stand_in(split, items, width(levels - 1) + (spare == 0 ? 0 : spare + 1));
+    const CuckooFilter t2 = stand_in(split / 2, split, width(levels - 2));
+    const CuckooFilter t3 = stand_in(0, split / 2, width(levels - 3));
+    double bits = 0;
+    for (const CuckooFilter* t : {&t1, &t2, &t3}) bits += t->bits_per_item() * double(t->size());
+    char design[128];
+    std::snprintf(design, sizeof design, "%u spare bit%s (%s%.1f%% in table 1, memory >= %.2fx)", spare,
+                  spare == 1 ? "" : "s", spare == 0 ? "a level stack, " : "",
+                  100.0 * double(items - split) / double(items), bits / double(items) / fixed.bits_per_item());
+    RoundRates single{std::string("positive lookups, single, bound, ") + design, {}, {}};
+    RoundRates batched{std::string("positive lookups, batched, bound, ") + design, {}, {}};
+    auto lookup_single = [&] {
+      uint64_t hits = 0;
+      double best = 0;
+      for (int way = 0; way < 3; ++way) {
+        Timer timer;
+        if (way == 0) {
+          for (uint64_t key : queries) hits += t1.contains(key) || t2.contains(key) || t3.contains(key);
+        } else if (way == 1) {
+          for (uint64_t key : queries) hits += (t1.contains(key) | t2.contains(key)) || t3.contains(key);
+        } else {
+          for (uint64_t key : queries) hits += t1.contains(key) | t2.contains(key) | t3.contains(key);
+        }
+        best = std::max(best, mops(queries.size(), timer.seconds()));
+      }
+      consume(hits);
+      return best;
+    };
+    auto lookup_batched = [&] {  // each table probes only the keys the tables before it missed
+      uint64_t hits = 0;
+      Timer timer;
+      for (size_t start = 0; start < queries.size(); start += kBatch) {
+        size_t left = std::min(kBatch, queries.size() - start);
+        std::copy_n(queries.data() + start, left, pending.data());
+        for (const CuckooFilter* t : {&t1, &t2, &t3}) {
+          t->contains_many(pending.data(), left, found.data());
+          size_t missed = 0;
+          for (size_t i = 0; i < left; ++i) {
+            hits += found[i];
+            pending[missed] = pending[i];
+            missed += found[i] == 0;
+          }
+          left = missed;
+        }
+      }
+      const double seconds = timer.seconds();
+      consume(hits);
+      return mops(queries.size(), seconds);
+    };
+    for (int round = 0; round < config.rounds; ++round) {
+      for (int turn = 0; turn < 2; ++turn) {
+        if ((turn == 0) == (round % 2 == 0)) {
+          single.growing.push_back(lookup_single());
+          batched.growing.push_back(lookup_batched());
+        } else {
+          single.fixed.push_back(single_lookups(fixed, queries.data(), queries.size()).mops);
+          batched.fixed.push_back(batched_lookups(fixed, queries.data(), queries.size()).mops);
+        }
+      }
+    }
+    out.push_back(single.summary());
+    out.push_back(batched.summary());
+  }
+  return out;
+}
+
 std::vector<Rate> measure_rates(const GrowthConfig& config, double fpr, const KeyStream& keys,
                                 const std::vector<uint64_t>& full_at) {
   const uint64_t items = full_at.back();
@@ -451,6 +560,7 @@ std::vector<Rate> measure_rates(const GrowthConfig& config, double fpr, const Ke
     }
     if (state[0] == 'l') {
       for (const Rate& rate : oracle_rates(config, *growing, *fixed, keys, full_at, rng)) out.push_back(rate);
+      for (const Rate& rate : moving_design_rates(config, *growing, *fixed, keys, items, rng)) out.push_back(rate);
     }
     progress("\r[fpr %g] lookups, %s: done   ", fpr, state);
   }

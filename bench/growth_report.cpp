@@ -93,11 +93,13 @@ std::string render_one(const GrowthConfig& config, const GrowthResult& r) {
   out += fmt("\nAt the final size, medians of %d rounds (alternating which filter goes first); ratio = median of "
              "the rounds' growing / fixed\n",
              config.rounds);
-  out += fmt("%-58s %9s %9s %6s\n", "M operations/s", "growing", "fixed", "ratio");
+  int width = 58;
+  for (const Rate& rate : r.rates) width = std::max(width, static_cast<int>(rate.what.size()));
+  out += fmt("%-*s %9s %9s %6s\n", width, "M operations/s", "growing", "fixed", "ratio");
   for (const Rate& rate : r.rates) {
-    const bool bound = rate.what.find("oracle") != std::string::npos;
+    const bool bound = rate.what.find("bound") != std::string::npos;
     const bool targeted = !bound && (rate.what.rfind("insert", 0) == 0 || rate.what.rfind("positive", 0) == 0);
-    out += fmt("%-58s %9.2f %9.2f %6.2f%s\n", rate.what.c_str(), rate.growing, rate.fixed, rate.ratio,
+    out += fmt("%-*s %9.2f %9.2f %6.2f%s\n", width, rate.what.c_str(), rate.growing, rate.fixed, rate.ratio,
                targeted ? fmt("  (target >= %.1f: %s)", kRateTarget, verdict(rate.ratio >= kRateTarget)).c_str()
                         : "");
   }
