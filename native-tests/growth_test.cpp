@@ -629,6 +629,56 @@ TEST(GrowthHostile, HashInverterFindsTheKey) {
   }
 }
 
+// Keys with one bucket pair {A, B} in level 0 and distinct fingerprints: once the pair holds 2b of them,
+// the next one's walk can only move entries between A and B, and fails (a crafted jam).
+std::vector<uint64_t> keys_sharing_a_pair(const CuckooFilter& f, size_t n, uint64_t salt) {
+  const cuckoo::Config& c = f.config();
+  const BucketHasher level0(c.bucket_count, c.fingerprint_bits);
+  const HashInverter inverter(c.seed);
+  std::mt19937_64 rng(salt);
+  const uint64_t low = rng() & 0xFFFFFFFFu;  // every key's hash ends in these bits: bucket A
+  const uint64_t a = level0.index(low);
+  const uint64_t fp_range = (uint64_t{1} << c.fingerprint_bits) - 1;
+  std::vector<uint64_t> keys;
+  uint64_t b = 0;
+  for (uint64_t fp = 1 + rng() % fp_range; keys.size() < n; fp = 1 + fp % fp_range) {
+    const uint64_t high = ((fp - 1) << 32) / fp_range + 1;  // the smallest high half with this fingerprint
+    const uint64_t h = (high << 32) | low;
+    if (level0.fingerprint(h) != fp) continue;
+    if (keys.empty()) b = level0.alt_index(a, static_cast<uint32_t>(fp));
+    if (level0.alt_index(a, static_cast<uint32_t>(fp)) != b) continue;
+    keys.push_back(inverter.key_for(h));
+    EXPECT_EQ(f.hash(keys.back()), h);
+  }
+  return keys;
+}
+
+// A walk that fails below half load is undone, in plain levels and in semi-sorted ones, whose buckets
+// re-sort on every write (so an undo cannot replay the kicks by slot): the refused insert changes no byte
+// and loses no key.
+TEST(GrowthHostile, ARefusedWalkChangesNothing) {
+  for (bool semi : {false, true}) {
+    SCOPED_TRACE(semi ? "semi-sorted" : "plain");
+    CuckooFilter f(growable(4, 16, semi, 1024, 7));  // 4096 slots: level 0 refuses jams below half load
+    std::vector<uint64_t> stored;
+    unsigned refused = 0;
+    for (uint64_t key : keys_sharing_a_pair(f, 12, 3)) {
+      const Bytes before = f.serialize();
+      if (f.insert(key)) {
+        stored.push_back(key);
+      } else {
+        ++refused;
+        EXPECT_EQ(f.serialize(), before) << "a refused insert changed the bytes";
+      }
+      for (uint64_t k : stored) ASSERT_TRUE(f.contains(k)) << "lost " << k << " after " << stored.size() << " stored";
+    }
+    EXPECT_EQ(stored.size(), 8u);
+    EXPECT_EQ(refused, 4u);
+    EXPECT_EQ(f.levels(), 1u);
+    EXPECT_EQ(f.size(), 8u);
+  }
+}
+
 // Keys whose hashes have the same low 32 bits as `target` (so the same bucket index at every level) and the
 // same level-0 fingerprint (so the same bucket pair at every level, as alt_s depends on fp0 only), with the
 // remaining fingerprint bits random: distinct keys that level 0 cannot tell apart, and that every newer

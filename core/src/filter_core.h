@@ -44,11 +44,14 @@ namespace cuckoo::internal {
 
 // A fingerprint that could not be placed, kept with the bucket it was evicted towards. When unused, all
 // fields are zero (the format requires it as well); lookups rely on fingerprint == 0, which no key has.
-// A kick of a relocation walk that may be undone (CuckooCore::walk, give_up): which entry it replaced.
+// A kick of a relocation walk that may be undone (CuckooCore::walk, give_up): where it put which
+// fingerprint. A semi-sorted bucket keeps its entries sorted, so a later write to the bucket can move the
+// fingerprint to another slot; the undo then looks for it by value.
 // Outside the template, so that every table shape shares one std::vector<Kick>.
 struct Kick {
   uint64_t bucket;
-  unsigned slot;
+  uint32_t slot;
+  uint32_t fingerprint;
 };
 
 struct Victim {
@@ -424,7 +427,7 @@ class CuckooCore final : public FilterCore {
     for (;; ++kick) {
       r = next_random();
       const unsigned victim_slot = static_cast<unsigned>(r % b);
-      if (undoable) kicks_.push_back({bucket, victim_slot});
+      if (undoable) kicks_.push_back({bucket, victim_slot, fp});
       fp = table_.swap(bucket, victim_slot, fp);
       bucket = here.alts[victim_slot];
       here = ahead[victim_slot];
@@ -437,8 +440,11 @@ class CuckooCore final : public FilterCore {
 
   // The walk ran out with fp in hand, bound for `bucket`. Normally fp waits in the victim slot, so nothing
   // is lost and the filter is full until an erase. A walk that may be undone (rng_before set) instead puts
-  // back, last kick first, what its kicks moved: fp goes back where the last kick took it from, and so on
-  // to the new key, which is left out.
+  // back, last kick first, what its kicks moved: fp replaces the fingerprint the last kick put in its
+  // bucket, which goes back in the bucket before, and so on to the new key's, which is left out. Undoing
+  // the later kicks first leaves each bucket as that kick left it, so the bytes come back as they were:
+  // a packed table's entries stay in their slots, and a semi-sorted bucket, whose entries may have moved,
+  // is stored in one order whichever of two equal fingerprints is replaced.
   bool give_up(const uint64_t* rng_before, uint64_t bucket, uint32_t fp, unsigned kicks) {
     if (rng_before == nullptr) {
       victim_.used = true;
@@ -446,7 +452,16 @@ class CuckooCore final : public FilterCore {
       victim_.fingerprint = fp;
       return true;
     }
-    for (size_t k = kicks; k-- > 0;) fp = table_.swap(kicks_[k].bucket, kicks_[k].slot, fp);
+    for (size_t k = kicks; k-- > 0;) {
+      uint32_t entries[kMaxSlots];
+      table_.get_all(kicks_[k].bucket, entries);
+      unsigned slot = kicks_[k].slot;
+      if (entries[slot] != kicks_[k].fingerprint) {
+        slot = 0;
+        while (slot + 1 < slots() && entries[slot] != kicks_[k].fingerprint) ++slot;
+      }
+      fp = table_.swap(kicks_[k].bucket, slot, fp);
+    }
     rng_state_ = *rng_before;
     --size_;
     return false;
