@@ -395,6 +395,8 @@ class CuckooCore final : public FilterCore {
     const unsigned b = slots();
     if (new_key && table_.count(i, fp) + table_.count(alt, fp) == 2 * b) return false;
     const bool undoable = new_key && size_ < jam_floor_;
+    // Before the first change: a bad_alloc from the kick log mid-walk would lose the fingerprint in hand.
+    if (undoable) kicks_.reserve(config_.max_kicks);
     const uint64_t rng_before = rng_state_;
     ++size_;
     uint64_t r = next_random();
