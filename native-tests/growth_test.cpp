@@ -994,6 +994,33 @@ TEST(GrowthFormat, ResealedCorruptionsAreNamed) {
                     put_le(b, file.level_at[parked] + kLevelVictimIndex, file.config.bucket_count << parked, 8);
                   }),
                   parked_at + "victim bucket index out of range");
+  // An entry or a victim below 2^d_s in a level s >= 1: its level-0 fingerprint would be 0, which no key
+  // has (and a merge would coarsen it into an empty entry).
+  {
+    const size_t table_at = file.level_at[1] + cuckoo::kLevelHeaderBytes;
+    const unsigned bits = file.config.fingerprint_bits + level_extra_bits(1);  // bucket size 4, packed
+    auto field = [&](const Bytes& b, size_t k) {
+      uint64_t v = 0;
+      for (unsigned j = 0; j < bits; ++j) {
+        const size_t bit = k * bits + j;
+        v |= uint64_t{(b[table_at + bit / 8] >> (bit % 8)) & 1u} << j;
+      }
+      return v;
+    };
+    size_t occupied = 0;
+    while (field(file.bytes, occupied) == 0) ++occupied;
+    EXPECT_REJECTED(edit([&](Bytes& b) {
+                      for (unsigned j = 0; j < bits; ++j) {
+                        const size_t bit = occupied * bits + j;
+                        b[table_at + bit / 8] &= static_cast<uint8_t>(~(1u << (bit % 8)));
+                      }
+                      b[table_at + occupied * bits / 8] |= static_cast<uint8_t>(1u << (occupied * bits % 8));
+                    }),
+                    "level 1: bucket " + std::to_string(occupied / 4) + " holds fingerprint 1, which no key has");
+  }
+  if (parked > 0)
+    EXPECT_REJECTED(edit([&](Bytes& b) { put_le(b, file.level_at[parked] + kLevelVictimFp, 1, 4); }),
+                    parked_at + "invalid victim fingerprint");
   // Clearing the victim flag leaves its fields set; dropping the whole victim breaks the item count.
   EXPECT_REJECTED(edit([&](Bytes& b) { put_le(b, file.level_at[parked] + kLevelFlags, 0, 4); }),
                   parked_at + "victim fields set without the victim flag");

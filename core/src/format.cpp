@@ -80,8 +80,13 @@ std::unique_ptr<internal::FilterCore> load_table(const Config& c, const Config& 
                                                  const uint8_t* table, const TableState& state,
                                                  const std::string& where) {
   const internal::Victim& victim = state.victim;
+  // In a growing filter's level s, a key's fingerprint is its level-0 fingerprint (1 or more) followed by
+  // d_s bits, so it is at least 2^d_s. A smaller one is no key's, and a merge, which coarsens entries into
+  // older levels, would turn it into an empty entry that it counts as an item.
+  const unsigned extra_bits = c.fingerprint_bits - base.fingerprint_bits;
+  const uint32_t least = uint32_t{1} << extra_bits;
   if (victim.used) {
-    if (victim.fingerprint == 0 || victim.fingerprint > internal::low_mask(c.fingerprint_bits))
+    if (victim.fingerprint < least || victim.fingerprint > internal::low_mask(c.fingerprint_bits))
       throw FormatError(where + "invalid victim fingerprint");
     if (victim.index >= c.bucket_count) throw FormatError(where + "victim bucket index out of range");
   } else if (victim.fingerprint != 0 || victim.index != 0) {
@@ -95,6 +100,17 @@ std::unique_ptr<internal::FilterCore> load_table(const Config& c, const Config& 
   std::memcpy(core->table_data(), table, c.table_bytes());
   std::string why;
   if (!core->validate_table(&why)) throw FormatError(where + "invalid table: " + why);
+  if (extra_bits > 0) {
+    uint32_t entries[8];
+    for (uint64_t bucket = 0; bucket < c.bucket_count; ++bucket) {
+      core->read_bucket(bucket, entries);
+      for (unsigned k = 0; k < c.bucket_size; ++k)
+        if (entries[k] != 0 && entries[k] < least)
+          throw FormatError(where + "bucket " + std::to_string(bucket) + " holds fingerprint " +
+                            std::to_string(entries[k]) + ", which no key has in this level (it is below 2^" +
+                            std::to_string(extra_bits) + ")");
+    }
+  }
   // The item count is redundant (stored entries + the victim) but every operation trusts it: a count
   // that disagrees with the table would make size() and load_factor() lie and erase() wrap it below zero.
   const uint64_t stored = core->count_entries() + (victim.used ? 1 : 0);
