@@ -228,6 +228,37 @@ TEST(MergeGrowing, EveryKeyOfEitherFilterIsFoundOrTheTargetIsUnchanged) {
   EXPECT_GT(refused, 0);
 }
 
+// A target that may not grow (max_memory_bytes) still takes the entries of the source's newer levels,
+// coarsened into its own levels while they have room.
+TEST(MergeGrowing, ATargetThatCannotGrowTakesNewerLevelsInOlderOnes) {
+  cuckoo::Options o;
+  o.growable = true;
+  o.bucket_count = 64;
+  o.fingerprint_bits = 12;
+  CuckooFilter source(o);
+  std::vector<uint64_t> keys;
+  for (uint64_t k = 1; source.levels() < 3; ++k)
+    if (source.insert(k)) keys.push_back(k);
+  // A few keys of each level: erase all but every 16th.
+  std::vector<uint64_t> kept;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (i % 16 == 0) {
+      kept.push_back(keys[i]);
+    } else {
+      ASSERT_TRUE(source.erase(keys[i]));
+    }
+  }
+  ASSERT_EQ(source.levels(), 3u);
+  o.max_memory_bytes = cuckoo::resolve(o).table_bytes();  // level 0 only: the target can never grow
+  CuckooFilter target(o);
+  ASSERT_TRUE(target.insert(uint64_t{1} << 40));
+  target.merge(source);
+  EXPECT_EQ(target.levels(), 1u);
+  EXPECT_EQ(target.size(), kept.size() + 1);
+  for (uint64_t k : kept) ASSERT_TRUE(target.contains(k)) << k;
+  EXPECT_TRUE(target.contains(uint64_t{1} << 40));
+}
+
 TEST(MergeGrowing, AGrowingAndAFixedFilterDoNotMerge) {
   cuckoo::Options o;
   o.capacity = 1000;

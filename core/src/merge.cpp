@@ -10,13 +10,14 @@
 // A growing filter's entries go level by level: an entry of level s (bucket i, fingerprint fp) keeps its
 // meaning in level s itself and, coarsened (bucket i >> (s - t), fingerprint fp >> (d_s - d_t),
 // docs/growth.md), in any older level t, never in a newer one. So each goes into the target's level s, or
-// the newest older level with room; the target first grows to as many levels as the source has. Filters
-// whose levels are all full cannot merge (there is no key to place their entries in a new level): give the
+// the newest older level with room; the target first grows to as many levels as the source has, or as
+// its limits (max_memory_bytes, the level limit) allow. Filters whose levels are all full cannot merge (there is no key to place their entries in a new level): give the
 // parts the initial capacity of the union, so that they do not grow apart.
 //
 // Strong guarantee: the entries go into a copy of the target, which replaces the target only once every
 // one of them is stored. The copy costs one table of memory for the duration; the alternative, undoing a
 // failed merge in place, would have to reverse relocation walks that moved the target's own entries.
+#include <algorithm>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -82,9 +83,11 @@ uint64_t for_each_entry(const internal::FilterCore& table, Place place) {
   return placed;
 }
 
-// Places an entry of level `level` in that level of `into`, or coarsened in the newest older one with room.
-bool place_in_level_or_older(internal::GrowingCore& into, unsigned level, uint64_t bucket, uint32_t fp) {
-  for (unsigned t = level + 1; t-- > 0;) {
+// Places an entry of level `level` in level `top <= level` of `into`, or coarsened in the newest older one
+// with room.
+bool place_in_level_or_older(internal::GrowingCore& into, unsigned level, unsigned top, uint64_t bucket,
+                             uint32_t fp) {
+  for (unsigned t = top + 1; t-- > 0;) {
     internal::FilterCore& target = into.level(t);
     if (target.is_full()) continue;
     const unsigned drop = internal::level_extra_bits(level) - internal::level_extra_bits(t);
@@ -101,11 +104,11 @@ uint64_t merge_levels(const internal::GrowingCore& from, internal::GrowingCore& 
   uint64_t placed = 0;
   for (unsigned s = 0; s < from.level_count(); ++s) {
     const internal::FilterCore& level = from.level(s);
-    while (into.level_count() <= s) {
-      if (!into.grow()) return placed;
+    while (into.level_count() <= s && into.grow()) {
     }
+    const unsigned top = std::min(s, into.level_count() - 1);
     const uint64_t done = for_each_entry(
-        level, [&](uint64_t bucket, uint32_t fp) { return place_in_level_or_older(into, s, bucket, fp); });
+        level, [&](uint64_t bucket, uint32_t fp) { return place_in_level_or_older(into, s, top, bucket, fp); });
     placed += done;
     if (done < level.size()) return placed;
   }
