@@ -124,7 +124,8 @@ test('options out of range are a RangeError naming the option', async () => {
     [{ capacity: 100, maxMemoryBytes: 1e6 }, /^cuckoo: maxMemoryBytes applies to growable filters only$/],
     [{ maxMemoryBytes: 100 }, /^cuckoo: maxMemoryBytes 100 is less than the first level's \d+-byte table$/],
     [{ fpr: 1e-9 }, /^cuckoo: fpr 1e-09 is too small for a growable filter/],
-    [{ growable: true, capacity: 10, fingerprintBits: 32 }, /^cuckoo: a growable filter's fingerprintBits must be at most 31/],
+    [{ growable: true, capacity: 10, fingerprintBits: 29 }, /^cuckoo: a growable filter's fingerprintBits must be at most 28 \(got 29\)/],
+    [{ fpr: 1e-7 }, /^cuckoo: fpr 1e-07 is too small for a growable filter .*fewer than 16 levels/],
   ];
   for (const [options, message] of cases) {
     const shown = JSON.stringify(options, (k, v) => (typeof v === 'bigint' ? `${v}n` : v));

@@ -469,7 +469,7 @@ TEST(GrowthLookup, ViewsAgreeWithEachLevelsOwnProbe) {
   // b = 2, 4, 8; widths on both sides of the views' limit (28 bits take views; wider do not, so f0 = 26
   // to 28 switch to the levels' own probes as levels add bits); semi-sorted never takes them.
   const Shape shapes[] = {{2, 4, false},  {2, 13, false}, {4, 5, false},  {4, 12, false}, {4, 15, false},
-                          {4, 26, false}, {4, 27, false}, {4, 28, false}, {2, 31, false}, {8, 7, false},
+                          {4, 26, false}, {4, 27, false}, {4, 28, false}, {2, 28, false}, {8, 7, false},
                           {8, 22, false}, {4, 9, true}};
   for (const Shape& shape : shapes) {
     SCOPED_TRACE("b=" + std::to_string(shape.b) + " f=" + std::to_string(shape.f) + (shape.semi ? " semi" : ""));
@@ -477,7 +477,7 @@ TEST(GrowthLookup, ViewsAgreeWithEachLevelsOwnProbe) {
     const GrowingCore& core = growing(filter);
     std::mt19937_64 rng(shape.f * 31 + shape.b);
     std::vector<uint64_t> keys;
-    // Up to 9 levels, or until the filter is full (f0 = 31 allows 2 levels).
+    // Up to 9 levels.
     for (unsigned i = 0; i < 6000 && filter.levels() < 9; ++i) {
       const uint64_t key = rng();
       if (!filter.insert(key)) break;
@@ -812,6 +812,43 @@ TEST(GrowthLimit, MaxMemoryStopsGrowthAndLosesNothing) {
     for (size_t j = 1; j < stored.size(); ++j) ASSERT_TRUE(copy.contains(stored[j])) << stored[j];
     EXPECT_EQ(copy.levels(), 5u);
   }
+}
+
+// The widest first level a growable filter may have (28 bits: level 15 adds 4) still grows to 16 levels,
+// then fills up like a fixed filter and refuses inserts without losing any key. A wider one is refused at
+// creation, with its fpr or fingerprint_bits named.
+TEST(GrowthLimit, TheWidestFirstLevelGrowsToSixteenLevels) {
+  CuckooFilter f(growable(4, 28, false, 2, 5));
+  std::vector<uint64_t> stored;
+  std::mt19937_64 rng(28);
+  while (!f.is_full()) {
+    const uint64_t key = rng();
+    if (f.insert(key)) stored.push_back(key);
+  }
+  EXPECT_EQ(f.levels(), 16u);
+  const Bytes before = f.serialize();
+  EXPECT_FALSE(f.insert(rng()));
+  EXPECT_EQ(f.serialize(), before);
+  for (uint64_t key : stored) ASSERT_TRUE(f.contains(key)) << key;
+
+  Options wider = growable(4, 29, false, 2, 5);
+  EXPECT_THROW(
+      {
+        try {
+          CuckooFilter g(wider);
+        } catch (const std::invalid_argument& e) {
+          EXPECT_NE(std::string(e.what()).find("fingerprint_bits must be at most 28 (got 29)"), std::string::npos)
+              << e.what();
+          throw;
+        }
+      },
+      std::invalid_argument);
+  Options tiny;
+  tiny.growable = true;
+  tiny.fpr = 1e-7;  // f0 = 29
+  EXPECT_THROW(CuckooFilter g(tiny), std::invalid_argument);
+  tiny.fpr = 2.1e-7;  // f0 = 27: 32 levels
+  EXPECT_NO_THROW(CuckooFilter g(tiny));
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -43,6 +43,12 @@ constexpr unsigned level_extra_bits(unsigned level) {
   return bits;
 }
 
+// The levels a growable filter's fingerprints must leave room for, and so the widest f0: level s's
+// fingerprint, f0 + level_extra_bits(s), is at most 32 bits. A wider f0 would stop growth at 8 levels or
+// fewer (128x), a trap for a filter whose point is never to fill up.
+inline constexpr unsigned kMinLevelLimit = 16;
+inline constexpr unsigned kMaxGrowableFingerprintBits = kMaxFingerprintBits - level_extra_bits(kMinLevelLimit - 1);
+
 // sum over s < kMaxLevels of 2^-level_extra_bits(s): the factor by which a growing filter's false-positive
 // bound exceeds one full level 0's.
 inline constexpr double kLevelBoundFactor = 3.5;

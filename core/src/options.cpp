@@ -87,9 +87,11 @@ bool internal::is_valid_config(const Config& c, std::string* why, const OptionNa
   if (c.max_kicks > kMaxMaxKicks)
     return reject(name(kMaxKicks) + " must be at most " + std::to_string(kMaxMaxKicks) + " (got " +
                   std::to_string(c.max_kicks) + ")");
-  if (c.growable && c.fingerprint_bits + level_extra_bits(1) > kMaxFingerprintBits)
-    return reject("a growable filter's " + name(kFingerprintBits) + " must be at most 31 (got " +
-                  std::to_string(c.fingerprint_bits) + "): its levels add bits to it");
+  if (c.growable && c.fingerprint_bits > internal::kMaxGrowableFingerprintBits)
+    return reject("a growable filter's " + name(kFingerprintBits) + " must be at most " +
+                  std::to_string(internal::kMaxGrowableFingerprintBits) + " (got " + std::to_string(c.fingerprint_bits) +
+                  "): its levels add bits to it, and it must be able to grow to " +
+                  std::to_string(internal::kMinLevelLimit) + " levels");
   if (!c.growable && c.max_memory_bytes != 0)
     return reject(name(kMaxMemoryBytes) + " applies to growable filters only");
   if (!is_valid_bucket_count(c.bucket_count))
@@ -149,12 +151,14 @@ unsigned fixed_fingerprint_bits_for(double fpr, unsigned bucket_size, const Opti
 unsigned growable_fingerprint_bits_for(double fpr, unsigned bucket_size, const OptionNames& names) {
   require_bucket_size(bucket_size, names);
   require_fpr(fpr, names);
-  for (unsigned f = kMinFingerprintBits; f < kMaxFingerprintBits; ++f) {
+  for (unsigned f = kMinFingerprintBits; f <= internal::kMaxGrowableFingerprintBits; ++f) {
     if (internal::kLevelBoundFactor * 2.0 * bucket_size / (std::ldexp(1.0, static_cast<int>(f)) - 1.0) <= fpr)
       return f;
   }
-  fail(std::string(names[internal::kFpr]) + " " + show(fpr) +
-       " is too small for a growable filter (its first level would need more than 31 fingerprint bits)");
+  fail(std::string(names[internal::kFpr]) + " " + show(fpr) + " is too small for a growable filter (its first level " +
+       "would need more than " + std::to_string(internal::kMaxGrowableFingerprintBits) +
+       " fingerprint bits, which leaves room for fewer than " + std::to_string(internal::kMinLevelLimit) +
+       " levels); use a larger fpr, or a fixed filter");
 }
 }  // namespace
 
