@@ -629,6 +629,43 @@ TEST(GrowthHostile, HashInverterFindsTheKey) {
   }
 }
 
+// Ordinary traffic with hot keys: a third of the inserts repeat one of 300 keys, so their buckets fill
+// with copies and other keys' walks through them fail below half load, in levels large enough to refuse
+// such walks (4096 slots or more). Each refusal must leave the filter as it was, in plain and in
+// semi-sorted levels; a sample of them is checked byte for byte, and every key at the end.
+TEST(GrowthHostile, HotKeysLoseNothing) {
+  for (bool semi : {false, true}) {
+    SCOPED_TRACE(semi ? "semi-sorted" : "plain");
+    Options o;
+    o.growable = true;
+    o.semi_sort = semi;
+    o.seed = 11;
+    CuckooFilter f(o);
+    std::mt19937_64 rng(semi ? 5 : 6);
+    std::unordered_map<uint64_t, size_t> live;
+    uint64_t refused = 0;
+    for (uint64_t k = 0; k < 60000; ++k) {
+      const uint64_t key = rng() % 3 == 0 ? rng() % 300 : (uint64_t{1} << 32) + k;
+      const bool check = refused % 64 == 0;
+      const Bytes before = check ? f.serialize() : Bytes{};
+      if (f.insert(key)) {
+        ++live[key];
+      } else {
+        if (check) ASSERT_EQ(f.serialize(), before) << "a refused insert of " << key << " changed the bytes";
+        ++refused;
+      }
+    }
+    EXPECT_GT(refused, 1000u);
+    size_t copies = 0;
+    for (const auto& [key, n] : live) {
+      ASSERT_TRUE(f.contains(key)) << key;
+      ASSERT_GE(f.count(key), n) << key;
+      copies += n;
+    }
+    EXPECT_EQ(f.size(), copies);
+  }
+}
+
 // Keys with one bucket pair {A, B} in level 0 and distinct fingerprints: once the pair holds 2b of them,
 // the next one's walk can only move entries between A and B, and fails (a crafted jam).
 std::vector<uint64_t> keys_sharing_a_pair(const CuckooFilter& f, size_t n, uint64_t salt) {
