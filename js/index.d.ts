@@ -67,9 +67,12 @@ export interface CuckooFilterOptions {
    * never fewer than 8 / 6 / 5 bits for bucketSize 2 / 4 / 8 (shorter ones make large tables jam early).
    * Set either `fpr` or `fingerprintBits`, not both. With neither, fpr = 0.01.
    * A growing filter keeps its bound, over all the levels it can grow to, within `fpr`: its first level's
-   * fingerprint is the shortest with 3.5 * 2b/(2^f-1) <= fpr, and each newer level adds a few bits. */
+   * fingerprint is the shortest with 3.5 * 2b/(2^f-1) <= fpr, and each newer level adds a few bits.
+   * That first fingerprint may take at most 28 bits, so that the filter can grow to 16 levels: a smaller
+   * fpr (below about 1.1e-7 at bucketSize 4) is a RangeError for a growing filter. */
   fpr?: number;
-  /** Fingerprint length in bits, 4..32 (with `semiSort`, each entry stores one bit less). */
+  /** Fingerprint length in bits, 4..32 (a growing filter's first level: 4..28; with `semiSort`, each
+   * entry stores one bit less). */
   fingerprintBits?: number;
   /** Entries per bucket: 2, 4 (default) or 8. */
   bucketSize?: 2 | 4 | 8;
