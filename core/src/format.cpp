@@ -106,9 +106,8 @@ std::unique_ptr<internal::FilterCore> load_table(const Config& c, const Config& 
       core->read_bucket(bucket, entries);
       for (unsigned k = 0; k < c.bucket_size; ++k)
         if (entries[k] != 0 && entries[k] < least)
-          throw FormatError(where + "bucket " + std::to_string(bucket) + " holds fingerprint " +
-                            std::to_string(entries[k]) + ", which no key has in this level (it is below 2^" +
-                            std::to_string(extra_bits) + ")");
+          throw FormatError(where + "bucket " + std::to_string(bucket) +
+                            " holds a fingerprint that no key has in this level");
     }
   }
   // The item count is redundant (stored entries + the victim) but every operation trusts it: a count

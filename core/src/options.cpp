@@ -87,11 +87,10 @@ bool internal::is_valid_config(const Config& c, std::string* why, const OptionNa
   if (c.max_kicks > kMaxMaxKicks)
     return reject(name(kMaxKicks) + " must be at most " + std::to_string(kMaxMaxKicks) + " (got " +
                   std::to_string(c.max_kicks) + ")");
+  static_assert(internal::kMaxGrowableFingerprintBits == 28 && internal::kMinLevelLimit == 16, "the messages");
   if (c.growable && c.fingerprint_bits > internal::kMaxGrowableFingerprintBits)
-    return reject("a growable filter's " + name(kFingerprintBits) + " must be at most " +
-                  std::to_string(internal::kMaxGrowableFingerprintBits) + " (got " + std::to_string(c.fingerprint_bits) +
-                  "): its levels add bits to it, and it must be able to grow to " +
-                  std::to_string(internal::kMinLevelLimit) + " levels");
+    return reject("a growable filter's " + name(kFingerprintBits) + " must be at most 28 (got " +
+                  std::to_string(c.fingerprint_bits) + "): its levels add bits to it, up to 16 levels");
   if (!c.growable && c.max_memory_bytes != 0)
     return reject(name(kMaxMemoryBytes) + " applies to growable filters only");
   if (!is_valid_bucket_count(c.bucket_count))
@@ -155,10 +154,9 @@ unsigned growable_fingerprint_bits_for(double fpr, unsigned bucket_size, const O
     if (internal::kLevelBoundFactor * 2.0 * bucket_size / (std::ldexp(1.0, static_cast<int>(f)) - 1.0) <= fpr)
       return f;
   }
-  fail(std::string(names[internal::kFpr]) + " " + show(fpr) + " is too small for a growable filter (its first level " +
-       "would need more than " + std::to_string(internal::kMaxGrowableFingerprintBits) +
-       " fingerprint bits, which leaves room for fewer than " + std::to_string(internal::kMinLevelLimit) +
-       " levels); use a larger fpr, or a fixed filter");
+  fail(std::string(names[internal::kFpr]) + " " + show(fpr) +
+       " is too small for a growable filter (more than 28 fingerprint bits leave room for fewer than 16 levels); "
+       "use a fixed filter");
 }
 }  // namespace
 
