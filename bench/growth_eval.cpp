@@ -340,6 +340,25 @@ void time_lookups(const GrowthConfig& config, const CuckooFilter& growing, const
   }
 }
 
+// A bound's single and batched lookups (the `growing` side of the rates) against the fixed filter's on the
+// same queries, `rounds` times, alternating which goes first.
+template <typename Single, typename Batched>
+void time_bound_against_fixed(const GrowthConfig& config, const CuckooFilter& fixed,
+                              const std::vector<uint64_t>& queries, Single bound_single, Batched bound_batched,
+                              RoundRates* single, RoundRates* batched) {
+  for (int round = 0; round < config.rounds; ++round) {
+    for (int turn = 0; turn < 2; ++turn) {
+      if ((turn == 0) == (round % 2 == 0)) {
+        single->growing.push_back(bound_single());
+        batched->growing.push_back(bound_batched());
+      } else {
+        single->fixed.push_back(single_lookups(fixed, queries.data(), queries.size()).mops);
+        batched->fixed.push_back(batched_lookups(fixed, queries.data(), queries.size()).mops);
+      }
+    }
+  }
+}
+
 // An upper bound on the present-key lookup rate of any filter built as a stack of levels, newest first,
 // the way GrowingCore is: the newest level holds about half the items, so about half the present keys are
 // found only after probing the newest level and an older one, and no lookup can tell which keys those are
@@ -404,17 +423,7 @@ std::vector<Rate> oracle_rates(const GrowthConfig& config, const CuckooFilter& g
     consume(hits);
     return mops(all.size(), seconds);
   };
-  for (int round = 0; round < config.rounds; ++round) {
-    for (int turn = 0; turn < 2; ++turn) {
-      if ((turn == 0) == (round % 2 == 0)) {
-        single.growing.push_back(oracle_single());
-        batched.growing.push_back(oracle_batched());
-      } else {
-        single.fixed.push_back(single_lookups(fixed, all.data(), all.size()).mops);
-        batched.fixed.push_back(batched_lookups(fixed, all.data(), all.size()).mops);
-      }
-    }
-  }
+  time_bound_against_fixed(config, fixed, all, oracle_single, oracle_batched, &single, &batched);
   return {single.summary(), batched.summary()};
 }
 
@@ -508,17 +517,7 @@ std::vector<Rate> moving_design_rates(const GrowthConfig& config, const CuckooFi
       consume(hits);
       return mops(queries.size(), seconds);
     };
-    for (int round = 0; round < config.rounds; ++round) {
-      for (int turn = 0; turn < 2; ++turn) {
-        if ((turn == 0) == (round % 2 == 0)) {
-          single.growing.push_back(lookup_single());
-          batched.growing.push_back(lookup_batched());
-        } else {
-          single.fixed.push_back(single_lookups(fixed, queries.data(), queries.size()).mops);
-          batched.fixed.push_back(batched_lookups(fixed, queries.data(), queries.size()).mops);
-        }
-      }
-    }
+    time_bound_against_fixed(config, fixed, queries, lookup_single, lookup_batched, &single, &batched);
     out.push_back(single.summary());
     out.push_back(batched.summary());
   }
