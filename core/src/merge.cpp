@@ -11,8 +11,9 @@
 // meaning in level s itself and, coarsened (bucket i >> (s - t), fingerprint fp >> (d_s - d_t),
 // docs/growth.md), in any older level t, never in a newer one. So each goes into the target's level s, or
 // the newest older level with room; the target first grows to as many levels as the source has, or as
-// its limits (max_memory_bytes, the level limit) allow. Filters whose levels are all full cannot merge (there is no key to place their entries in a new level): give the
-// parts the initial capacity of the union, so that they do not grow apart.
+// its limits (max_memory_bytes, the level limit) allow. Filters whose levels are all full cannot merge
+// (there is no key to place their entries in a new level): give the parts the initial capacity of the
+// union, so that they do not grow apart.
 //
 // Strong guarantee: the entries go into a copy of the target, which replaces the target only once every
 // one of them is stored. The copy costs one table of memory for the duration; the alternative, undoing a
@@ -104,9 +105,9 @@ uint64_t merge_levels(const internal::GrowingCore& from, internal::GrowingCore& 
   uint64_t placed = 0;
   for (unsigned s = 0; s < from.level_count(); ++s) {
     const internal::FilterCore& level = from.level(s);
-    while (into.level_count() <= s && into.grow()) {
-    }
-    const unsigned top = std::min(s, into.level_count() - 1);
+    bool may_grow = true;
+    while (into.level_count() <= s && may_grow) may_grow = into.grow();
+    const unsigned top = std::min(s, into.level_count() - 1);  // below s when the target could not grow
     const uint64_t done = for_each_entry(
         level, [&](uint64_t bucket, uint32_t fp) { return place_in_level_or_older(into, s, top, bucket, fp); });
     placed += done;
