@@ -125,7 +125,7 @@ test('options out of range are a RangeError naming the option', async () => {
     [{ maxMemoryBytes: 100 }, /^cuckoo: maxMemoryBytes 100 is less than the first level's \d+-byte table$/],
     [{ fpr: 1e-9 }, /^cuckoo: fpr 1e-09 is too small for a growable filter/],
     [{ growable: true, capacity: 10, fingerprintBits: 29 }, /^cuckoo: a growable filter's fingerprintBits must be at most 28 \(got 29\)/],
-    [{ fpr: 1e-7 }, /^cuckoo: fpr 1e-07 is too small for a growable filter .*fewer than 16 levels/],
+    [{ fpr: 1e-7 }, /^cuckoo: fpr 1e-07 is too small for a growable filter, which must have room for 16 levels/],
   ];
   for (const [options, message] of cases) {
     const shown = JSON.stringify(options, (k, v) => (typeof v === 'bigint' ? `${v}n` : v));
@@ -161,13 +161,13 @@ test('a table larger than WebAssembly memory is a RangeError, not an abort', asy
   // fails before touching any page (std::bad_alloc -> RangeError).
   await assert.rejects(CuckooFilter.create({ bucketCount: 2 ** 32 - 2 ** 23, bucketSize: 2, fingerprintBits: 4 }), {
     name: 'RangeError',
-    message: /^cuckoo: not enough memory for this filter's 4088\.00 MiB table \(WebAssembly memory is limited to 4 GiB/,
+    message: /^cuckoo: not enough memory for this filter's 4088\.00 MiB table \(WebAssembly memory is 4 GiB at most/,
   });
   // One table is limited to just under 2 GiB (the allocator's largest block on wasm32), even with the
   // memory empty: 2 billion keys at fpr 1% would take 2.5 GiB. Refused before memory grows.
   await assert.rejects(CuckooFilter.create({ capacity: 2e9, fpr: 0.01 }), {
     name: 'RangeError',
-    message: /^cuckoo: not enough memory for this filter's 2536\.59 MiB table .* one filter's table to just under 2 GiB\)$/,
+    message: /^cuckoo: not enough memory for this filter's 2536\.59 MiB table .* and a table under 2 GiB\)$/,
   });
   // Limits found by the core's sizing name the option as JS spells it.
   await assert.rejects(CuckooFilter.create({ capacity: 1e6, targetLoad: 1e-9 }), {
@@ -267,7 +267,7 @@ test('with WebAssembly memory exhausted, create() and deserialize() are RangeErr
     /^\[object Error\] RangeError: cuckoo-wasm: out of WebAssembly memory allocating 2\d{4} bytes \(the limit is 4 GiB\)$/,
     /^\[object Error\] RangeError: cuckoo-wasm: not enough WebAssembly memory left for a filter \(all filters share at most 4 GiB; dispose\(\) the ones no longer needed\)$/,
     // (deserialize() names no table size: it learns the size while it reads the bytes)
-    /^\[object Error\] RangeError: cuckoo: not enough memory for this filter(?:'s (1\.27 MiB|\d+\.\d\d KiB) table)? \(WebAssembly memory is limited to 4 GiB, shared by every filter and the module itself, and one filter's table to just under 2 GiB\)$/,
+    /^\[object Error\] RangeError: cuckoo: not enough memory for this filter(?:'s (1\.27 MiB|\d+\.\d\d KiB) table)? \(WebAssembly memory is 4 GiB at most, for all filters, and a table under 2 GiB\)$/,
     /^\[object Error\] RangeError: cuckoo: fpr 1e-12 needs more than 32 fingerprint bits$/,
   ];
   for (const message of out.messages) assert.ok(expected.some((re) => re.test(message)), message);

@@ -422,7 +422,7 @@ test('running out of WebAssembly memory while growing is a RangeError with a mes
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout);
   const message =
-    /^\[object Error\] RangeError: cuckoo: not enough memory to grow this filter: its next level's \d+(\.\d\d KiB|\.\d\d MiB|-byte) table does not fit \(nothing was lost; WebAssembly memory is limited to 4 GiB/;
+    /^\[object Error\] RangeError: cuckoo: not enough memory to grow this filter: its next level's \d+(\.\d\d KiB|\.\d\d MiB|-byte) table does not fit \(nothing was lost; WebAssembly memory is 4 GiB at most/;
   assert.match(out.addError, message);
   assert.match(out.batchError, message);
   assert.match(out.batchError, new RegExp(`; addAll\\(\\) added keys\\[0\\.\\.${out.addedByBatch}\\) of 20000 before that, and no others$`));

@@ -342,6 +342,31 @@ TEST_P(FilterTest, RepeatedKeyIsRefusedAlone) {
   EXPECT_FALSE(filter.contains(uint64_t{77}));
 }
 
+// A key stored 2b times must not cost other keys their room. Its copies fill its two buckets with entries
+// that can only move between them, and a walk that entered them used to bounce copies there until it ran
+// out, leaving the filter full at a fraction of its capacity. Now walks steer clear of such pairs, and only
+// a key whose own two buckets are that pair is refused (alone: the filter is not full).
+TEST_P(FilterTest, RepeatedKeyLeavesRoomForOtherKeys) {
+  if (shape().f < 8) GTEST_SKIP() << "short fingerprints fill before capacity anyway (fpr_test.cpp)";
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    Options o = options(2, seed);
+    o.bucket_count.reset();
+    o.capacity = 1000;
+    CuckooFilter filter(o);
+    unsigned copies = 0;
+    for (int i = 0; i < 20; ++i) copies += filter.insert("dup") ? 1 : 0;
+    ASSERT_EQ(copies, 2 * shape().b);
+    unsigned refused = 0;
+    for (uint64_t k = 0; k < 1000 - copies; ++k) {
+      if (filter.insert(k)) continue;
+      ++refused;
+      ASSERT_FALSE(filter.is_full()) << "seed " << seed << ": full after " << k << " keys";
+    }
+    EXPECT_LE(refused, 3u) << "seed " << seed;
+    EXPECT_EQ(filter.count("dup"), copies);
+  }
+}
+
 // Two buckets: every key maps to {0, 1}, so exactly 2b keys fit in the table, one more parks as the victim
 // (insert returns true), and the next insert returns false without changing anything.
 TEST_P(FilterTest, VictimSlotSemantics) {

@@ -228,6 +228,29 @@ TEST(MergeGrowing, EveryKeyOfEitherFilterIsFoundOrTheTargetIsUnchanged) {
   EXPECT_GT(refused, 0);
 }
 
+// Parts built apart from shares of the keys, with one key in every share several times: the union holds
+// that key 2b times, the most an insert allows, and drops the other copies as inserts would refuse them,
+// so the parts merge although their copies together exceed 2b.
+TEST(Merge, CopiesOfAKeyInEveryPartMerge) {
+  for (bool growable : {false, true}) {
+    SCOPED_TRACE(growable ? "growing" : "fixed");
+    cuckoo::Options o;
+    o.capacity = 50'000;
+    o.growable = growable;
+    o.seed = 42;
+    std::vector<CuckooFilter> parts;
+    for (uint64_t part = 0; part < 4; ++part) {
+      parts.emplace_back(o);
+      for (int copy = 0; copy < 3; ++copy) ASSERT_TRUE(parts.back().insert("common"));
+      for (uint64_t k = 0; k < 10'000; ++k) ASSERT_TRUE(parts.back().insert(part * 10'000 + k));
+    }
+    for (size_t part = 1; part < parts.size(); ++part) parts[0].merge(parts[part]);
+    EXPECT_EQ(parts[0].count("common"), 8u);
+    EXPECT_EQ(parts[0].size(), 40'000u + 8);
+    for (uint64_t k = 0; k < 40'000; ++k) ASSERT_TRUE(parts[0].contains(k)) << k;
+  }
+}
+
 // A target that may not grow (max_memory_bytes) still takes the entries of the source's newer levels,
 // coarsened into its own levels while they have room.
 TEST(MergeGrowing, ATargetThatCannotGrowTakesNewerLevelsInOlderOnes) {

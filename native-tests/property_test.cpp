@@ -27,6 +27,7 @@
 
 #include "core_access.h"
 #include "filter_core.h"
+#include "hash.h"
 #include "test_support.h"
 
 namespace {
@@ -92,6 +93,24 @@ class ModelRun {
   }
 
   // Each key goes in through one of the three overloads at random: all must be the same key.
+  // Whether the key's two buckets are full of entries whose alternate bucket is the other one of the pair,
+  // in a table of more than two buckets: a fixed filter refuses such a key alone (filter_core.h, walk()).
+  bool pair_is_closed(uint64_t k) const {
+    const auto& core = CoreAccess::core(filter_);
+    const cuckoo::Config& c = filter_.config();
+    if (c.bucket_count <= 2) return false;
+    const cuckoo::internal::BucketHasher hasher(c.bucket_count, c.fingerprint_bits);
+    const uint64_t h = filter_.hash(k);
+    const uint64_t pair[2] = {hasher.index(h), hasher.alt_index(hasher.index(h), hasher.fingerprint(h))};
+    uint32_t entries[8];
+    for (int side = 0; side < 2; ++side) {
+      core.read_bucket(pair[side], entries);
+      for (unsigned s = 0; s < c.bucket_size; ++s)
+        if (entries[s] == 0 || core.alt_index(pair[side], entries[s]) != pair[1 - side]) return false;
+    }
+    return true;
+  }
+
   bool insert(uint64_t k) {
     switch (rng_() % 3) {
       case 0: return filter_.insert(k);
@@ -160,7 +179,7 @@ class ModelRun {
       const uint64_t size_before = filter_.size();
       // Refused exactly when the victim slot is taken or the key's buckets hold 2b copies of its
       // fingerprint (short fingerprints in tiny tables get there with distinct keys).
-      const bool saturated = filter_.count(k) >= 2 * shape_.b;
+      const bool saturated = filter_.count(k) >= 2 * shape_.b || pair_is_closed(k);
       const bool ok = insert(k);
       ASSERT_EQ(ok, !was_full && !saturated) << "op " << op << ": insert refused while the victim slot was free, "
                                                 "or accepted while it was taken";

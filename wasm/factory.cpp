@@ -81,8 +81,7 @@ void append_table(const char* what, uint64_t bytes) {
 // one in Emscripten 3.1.6 returned a block running past the end of memory when its growth hit 4 GiB, so we
 // stay with dlmalloc.)
 constexpr char kMemoryLimits[] =
-    "WebAssembly memory is limited to 4 GiB, shared by every filter and the module itself, and one filter's "
-    "table to just under 2 GiB";
+    "WebAssembly memory is 4 GiB at most, for all filters, and a table under 2 GiB";
 
 void record_out_of_memory() {
   g_message[0] = '\0';

@@ -60,6 +60,35 @@ struct Victim {
   uint32_t fingerprint = 0;
 };
 
+// A relocation walk's tests for pairs of buckets it cannot get out of (CuckooCore::walk). Out of line and
+// outside the template: they run only in walks, and one copy serves every table shape.
+//
+// Whether all n alternate buckets are `bucket`.
+CUCKOO_NOINLINE inline bool alternates_all(const uint64_t* alts, unsigned n, uint64_t bucket) {
+  for (unsigned s = 0; s < n; ++s)
+    if (alts[s] != bucket) return false;
+  return true;
+}
+// Whether a kick into a full bucket whose entries have these alternates may be a trap: they all have the
+// same one. A key stored 2b times fills its two buckets with entries whose alternate is the other one, and
+// a walk that entered them could only move those copies back and forth until it ran out, leaving a fixed
+// filter full far below its capacity. The walk kicks another entry instead when it has one. Among the
+// buckets of other keys, b entries that share their alternate bucket are too rare to steer a walk.
+inline bool trap_ahead(const uint64_t* alts, unsigned n) { return alternates_all(alts, n, alts[0]); }
+// Over the b buckets a walk may kick into next, whose entries' alternates are the arrays at `first` +
+// s * `stride` bytes: the first slot from `slot` on whose bucket is not a trap (trap_ahead), or `slot`
+// itself if all are; and whether all are.
+CUCKOO_NOINLINE inline unsigned steer_clear_of_traps(const unsigned char* first, size_t stride, unsigned b,
+                                                     unsigned slot) {
+  unsigned s = slot;
+  for (unsigned tried = 0; tried < b; ++tried, s = s + 1 == b ? 0 : s + 1)
+    if (!trap_ahead(reinterpret_cast<const uint64_t*>(first + s * stride), b)) return s;
+  return slot;
+}
+inline bool all_traps(const unsigned char* first, size_t stride, unsigned b) {
+  return trap_ahead(reinterpret_cast<const uint64_t*>(first + steer_clear_of_traps(first, stride, b, 0) * stride), b);
+}
+
 // The kick RNG: splitmix64 over a counter. Deterministic from the seed on every platform, so the same
 // inserts give the same table bytes natively and in WASM.
 inline uint64_t initial_rng_state(uint64_t seed) { return seed ^ 0x5851F42D4C957F2Dull; }
@@ -100,7 +129,13 @@ class FilterCore {
   // A failed relocation walk is undone and the insert refused, instead of parking a victim, while fewer
   // than `items` items are stored: below that load a failure means the key's buckets are jammed (crafted
   // or repeated keys), not that the table is full. 0 (the default) never refuses.
-  void refuse_jams_below(uint64_t items) { jam_floor_ = items; }
+  // The walks it undoes log their kicks in kicks_, reserved here (max_kicks entries) so that a bad_alloc
+  // cannot come from the log in the middle of a walk, with a fingerprint in hand.
+  void refuse_jams_below(uint64_t items) {
+    if (items > 0) kicks_.reserve(config_.max_kicks);
+    jam_floor_ = items;
+    is_level_ = true;
+  }
 
   // Shape and fill. A growing filter sums these over its levels.
   virtual bool is_full() const { return victim_.used; }
@@ -153,6 +188,8 @@ class FilterCore {
   Victim victim_;
   uint64_t rng_state_;
   uint64_t jam_floor_ = 0;
+  bool is_level_ = false;  // a growing filter's level (refuse_jams_below was called)
+  std::vector<Kick> kicks_;  // the kicks of a walk that may be undone (CuckooCore::walk)
 };
 
 // Table: PackedTable or SemiSortedTable. Hasher: BucketHasher (hash.h) for a fixed filter and a growing
@@ -385,26 +422,29 @@ class CuckooCore final : public FilterCore {
   // misses as one core keeps in flight, so a deeper breadth-first search would likely explore no more
   // buckets per memory latency.
   //
-  // Two refusals protect the filter from keys that would jam it (both return false and change nothing):
+  // Refusals protect the filter from keys that would jam it (they return false and change nothing):
   // - A key whose two buckets hold nothing but 2b copies of its fingerprint: no walk can make room (every
   //   entry it could move belongs to the same two buckets), and parking it would block every later insert
   //   of every key. So a key is stored at most 2b times per table; the next add of it alone is refused.
+  //   A fixed filter also refuses a key whose two full buckets hold only entries of that pair of buckets
+  //   (pair_is_closed), unless the pair is the whole table (then it is full, as the paper has it); a
+  //   growing filter's level instead fails the walk and grows, as below.
+  // - Walks of other keys steer clear of such pairs (steer_clear_of_traps).
   // - With refuse_jams_below() set (a growing filter's levels), a walk that fails below that load: its
   //   kicks are undone in reverse order and the kick generator rewound, so the table is as it was.
   CUCKOO_NOINLINE bool walk(uint64_t i, uint64_t alt, uint32_t fp, bool new_key) {
     const unsigned b = slots();
     if (new_key && table_.count(i, fp) + table_.count(alt, fp) == 2 * b) return false;
+    const uint64_t homes[2] = {i, alt};
+    Level level[2];  // the entries of i and alt and their alternate buckets
+    for (unsigned h = 0; h < 2; ++h) read_level(homes[h], level[h]);
+    if (new_key && !is_level_ && config_.bucket_count > 2 && pair_is_closed(homes, level)) return false;
     const bool undoable = new_key && size_ < jam_floor_;
-    // Before the first change: a bad_alloc from the kick log mid-walk would lose the fingerprint in hand.
-    if (undoable) kicks_.reserve(config_.max_kicks);
     const uint64_t rng_before = rng_state_;
     ++size_;
     uint64_t r = next_random();
     if (config_.max_kicks == 0) return give_up(undoable ? &rng_before : nullptr, (r & 1) ? alt : i, fp, 0);
-    const uint64_t homes[2] = {i, alt};
-    Level level[2];         // the entries of i and alt and their alternate buckets
     Level next[2][kMaxSlots];  // next[h][s]: the entries of level[h].alts[s] and their alternate buckets
-    for (unsigned h = 0; h < 2; ++h) read_level(homes[h], level[h]);
     for (unsigned h = 0; h < 2; ++h) {
       for (unsigned s = 0; s < b; ++s) {
         if (table_.insert_empty(level[h].alts[s], level[h].entries[s])) {
@@ -418,8 +458,10 @@ class CuckooCore final : public FilterCore {
     for (unsigned h = 0; h < 2; ++h)
       if (move_two_deep(homes[h], level[h], next[h], fp)) return true;
 
-    // The random walk, from the home bucket the first random number picked.
-    const unsigned side = r & 1;
+    // The random walk, from the home bucket the first random number picked, unless that one has no way out
+    // (steer_clear_of_traps).
+    unsigned side = r & 1;
+    if (all_lead_into_traps(next[side])) side ^= 1;
     uint64_t bucket = homes[side];
     Level here = level[side];
     Level ahead[kMaxSlots];
@@ -428,7 +470,7 @@ class CuckooCore final : public FilterCore {
     unsigned kick = 1;
     for (;; ++kick) {
       r = next_random();
-      const unsigned victim_slot = static_cast<unsigned>(r % b);
+      const unsigned victim_slot = steer_victim(ahead, static_cast<unsigned>(r % b));
       if (undoable) kicks_.push_back({bucket, victim_slot, fp});
       fp = table_.swap(bucket, victim_slot, fp);
       bucket = here.alts[victim_slot];
@@ -474,6 +516,20 @@ class CuckooCore final : public FilterCore {
     uint32_t entries[kMaxSlots];
     uint64_t alts[kMaxSlots];
   };
+
+  // steer_clear_of_traps over the buckets whose entries `ahead` holds.
+  unsigned steer_victim(const Level* ahead, unsigned slot) const {
+    return steer_clear_of_traps(reinterpret_cast<const unsigned char*>(ahead) + offsetof(Level, alts), sizeof(Level),
+                                slots(), slot);
+  }
+  bool all_lead_into_traps(const Level* ahead) const {
+    return all_traps(reinterpret_cast<const unsigned char*>(ahead) + offsetof(Level, alts), sizeof(Level), slots());
+  }
+  // Whether every entry of the key's two (full) buckets has its alternate bucket in the pair: then no walk
+  // can make room, whoever the entries belong to (copies of the key, or keys that share its pair).
+  bool pair_is_closed(const uint64_t homes[2], const Level level[2]) const {
+    return alternates_all(level[0].alts, slots(), homes[1]) && alternates_all(level[1].alts, slots(), homes[0]);
+  }
 
   unsigned slots() const {
     if constexpr (kSlots != 0) {
@@ -523,7 +579,6 @@ class CuckooCore final : public FilterCore {
 
   Hasher hasher_;
   Table table_;
-  std::vector<Kick> kicks_;
 };
 
 // Picks the table instantiation for a (validated) config, hashed as hash.h says.

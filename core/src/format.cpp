@@ -106,8 +106,7 @@ std::unique_ptr<internal::FilterCore> load_table(const Config& c, const Config& 
       core->read_bucket(bucket, entries);
       for (unsigned k = 0; k < c.bucket_size; ++k)
         if (entries[k] != 0 && entries[k] < least)
-          throw FormatError(where + "bucket " + std::to_string(bucket) +
-                            " holds a fingerprint that no key has in this level");
+          throw FormatError(where + "a fingerprint that no key has in this level");
     }
   }
   // The item count is redundant (stored entries + the victim) but every operation trusts it: a count
@@ -121,8 +120,7 @@ std::unique_ptr<internal::FilterCore> load_table(const Config& c, const Config& 
   // real filter can still be full while nearly empty, docs/format.md).
   if (victim.used && (core->has_empty_entry(victim.index) ||
                       core->has_empty_entry(core->alt_index(victim.index, victim.fingerprint))))
-    throw FormatError(where + "victim parked although one of its buckets has an empty entry (a filter parks "
-                      "one only when both are full)");
+    throw FormatError(where + "victim parked although one of its buckets has an empty entry");
   core->restore_state(state.items, victim, state.rng_state);
   return core;
 }

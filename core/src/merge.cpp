@@ -5,7 +5,8 @@
 // So when two filters share the hash (seed), the bucket count and the fingerprint width, every entry of the
 // source can be placed into the target from the bucket it was read in, through the insert path (place()),
 // and the target then answers for every key of either. The source's parked victim goes in the same way,
-// from the bucket it was evicted towards.
+// from the bucket it was evicted towards. A fingerprint whose two buckets in the target already hold 2b
+// copies of it is dropped, as an insert of its key would be refused: the key is there already.
 //
 // A growing filter's entries go level by level: an entry of level s (bucket i, fingerprint fp) keeps its
 // meaning in level s itself and, coarsened (bucket i >> (s - t), fingerprint fp >> (d_s - d_t),
@@ -58,14 +59,12 @@ void require_same_shape(const Config& target, const Config& source) {
       "cuckoo: merge does not fit: " + std::to_string(placed) + " of the source's " + std::to_string(incoming) +
       " fingerprints fit into this filter (" + std::to_string(target.size()) + " items, " +
       std::to_string(target.slot_count()) +
-      " slots); the filter is unchanged. Filters to be merged need the capacity of all their keys together" +
-      (target.config().growable ? " (growing filters: in the levels both have, so create them all with the union's "
-                                  "capacity)"
-                                : ""));
+      " slots); the filter is unchanged. Give every part the capacity of all the keys together");
 }
 
 // Calls place(bucket, fingerprint) for every entry of `table` and its parked victim; stops at the first
-// that returns false and returns how many were placed before it.
+// that returns false (no room) and returns how many were placed (stored, or dropped as surplus copies)
+// before it.
 template <typename Place>
 uint64_t for_each_entry(const internal::FilterCore& table, Place place) {
   const Config& shape = table.config();
@@ -84,6 +83,19 @@ uint64_t for_each_entry(const internal::FilterCore& table, Place place) {
   return placed;
 }
 
+// Whether the two buckets of a fingerprint read in `bucket` already hold 2b copies of it, the most an insert
+// stores: the merge then drops it, as an insert of its key would be refused (the key is there).
+bool at_copy_limit(const internal::FilterCore& core, uint64_t bucket, uint32_t fp) {
+  const unsigned b = core.config().bucket_size;
+  uint32_t entries[8];
+  unsigned copies = 0;
+  for (uint64_t home : {bucket, core.alt_index(bucket, fp)}) {
+    core.read_bucket(home, entries);
+    for (unsigned s = 0; s < b; ++s) copies += entries[s] == fp;
+  }
+  return copies == 2 * b;
+}
+
 // Places an entry of level `level` in level `top <= level` of `into`, or coarsened in the newest older one
 // with room.
 bool place_in_level_or_older(internal::GrowingCore& into, unsigned level, unsigned top, uint64_t bucket,
@@ -92,7 +104,9 @@ bool place_in_level_or_older(internal::GrowingCore& into, unsigned level, unsign
     internal::FilterCore& target = into.level(t);
     if (target.is_full()) continue;
     const unsigned drop = internal::level_extra_bits(level) - internal::level_extra_bits(t);
-    if (target.place_fingerprint(bucket >> (level - t), fp >> drop)) {
+    const uint64_t target_bucket = bucket >> (level - t);
+    if (at_copy_limit(target, target_bucket, fp >> drop)) return true;
+    if (target.place_fingerprint(target_bucket, fp >> drop)) {
       into.count_stored(1);
       return true;
     }
@@ -131,7 +145,9 @@ void CuckooFilter::merge(const CuckooFilter& source) {
     placed = merge_levels(static_cast<const internal::GrowingCore&>(from),
                           static_cast<internal::GrowingCore&>(*into));
   } else if (!is_full()) {
-    placed = for_each_entry(from, [&](uint64_t bucket, uint32_t fp) { return into->place_fingerprint(bucket, fp); });
+    placed = for_each_entry(from, [&](uint64_t bucket, uint32_t fp) {
+      return at_copy_limit(*into, bucket, fp) || into->place_fingerprint(bucket, fp);
+    });
   }
   if (placed < incoming) does_not_fit(placed, incoming, *this);
   core_ = std::move(into);

@@ -155,8 +155,7 @@ unsigned growable_fingerprint_bits_for(double fpr, unsigned bucket_size, const O
       return f;
   }
   fail(std::string(names[internal::kFpr]) + " " + show(fpr) +
-       " is too small for a growable filter (more than 28 fingerprint bits leave room for fewer than 16 levels); "
-       "use a fixed filter");
+       " is too small for a growable filter, which must have room for 16 levels; use a fixed filter");
 }
 }  // namespace
 

@@ -57,8 +57,10 @@ class CUCKOO_API CuckooFilter {
   // reports full (is_full(), further inserts return false) until an erase makes room. A growing filter
   // instead adds a level at its next insert, unless max_memory_bytes or the level limit forbids it.
   // Refused alone (false, nothing changed, later inserts of other keys unaffected): a key whose two buckets
-  // already hold 2b copies of it; in a growing filter also a key whose walk fails while the newest level is
-  // less than half full (keys crafted to collide), which would otherwise make it grow.
+  // already hold 2b copies of it; in a fixed filter also a key whose two full buckets hold only entries
+  // that belong to that pair of buckets (another key's 2b copies, say); in a growing filter also a key
+  // whose walk fails while the newest level is less than half full (keys crafted to collide), which would
+  // otherwise make it grow. Other keys' relocation walks steer clear of such pairs.
   bool insert(std::string_view key);
   bool insert(uint64_t key);
   bool insert(const void* data, size_t size);
