@@ -11,8 +11,10 @@ namespace cuckoo::internal {
 namespace {
 // Keys per block of the batched lookups, which narrow each block to the keys not found yet.
 constexpr size_t kBlock = 256;
-// Keys whose buckets in a level are prefetched before the first of them is probed (as in CuckooCore).
-constexpr size_t kPrefetchBlock = 64;
+// How many keys ahead of the one being probed a level pass prefetches. A burst of a whole block's
+// prefetches fills the line-fill buffers and stalls; a rolling window keeps about as many misses in flight
+// as the core can track, and its probes are computed once, for the prefetch, and kept for the probe.
+constexpr size_t kPrefetchDistance = 16;
 // Levels this small grow instead of refusing a failed walk: a jam below half load is ordinary chance in a
 // handful of buckets, and growing past them costs little memory.
 constexpr uint64_t kJamCheckSlots = 4096;
@@ -208,20 +210,23 @@ size_t GrowingCore::insert_many_hashed(const uint64_t* hashes, size_t n) {
   return done;
 }
 
-// Level by level in probe_order_ (answer_by_level). Within a level, the buckets of kPrefetchBlock keys are
-// prefetched before the first is probed, so that their misses overlap. Without prefetching (WebAssembly has
-// none) the passes still help: their probes have no branch on their answers, so the CPU overlaps the misses
-// of many keys by itself, where a key-by-key early exit would mispredict.
+// Level by level in probe_order_ (answer_by_level). Within a level, each key's buckets are prefetched
+// kPrefetchDistance keys before it is probed, so that their misses overlap. Without prefetching
+// (WebAssembly has none) the passes still help: their probes have no branch on their answers, so the CPU
+// overlaps the misses of many keys by itself, where a key-by-key early exit would mispredict.
 template <unsigned kMaxLoads>
 void GrowingCore::contains_many_flat(const uint64_t* hashes, size_t n, uint8_t* out) const {
   answer_by_level<LevelKey>(
       n, out, probe_order_.size(), [&](size_t i) { return level_key(hashes[i]); },
       [&](size_t k, const LevelKey* keys, size_t m, uint8_t* found) {
         const LevelView& view = probe_order_[k];
-        for (size_t first = 0; first < m; first += kPrefetchBlock) {
-          const size_t last = std::min(m, first + kPrefetchBlock);
-          for (size_t j = first; j < last; ++j) prefetch_level(view, keys[j]);
-          for (size_t j = first; j < last; ++j) found[j] = probe_level<kMaxLoads>(view, keys[j]);
+        constexpr size_t d = kPrefetchDistance;
+        LevelProbe ahead[d];  // ahead[j % d]: key j's probe, its buckets prefetched
+        for (size_t j = 0; j < std::min(m, d); ++j) ahead[j] = prefetch_level(view, keys[j]);
+        for (size_t j = 0; j < m; ++j) {
+          const LevelProbe probe = ahead[j % d];
+          if (j + d < m) ahead[j % d] = prefetch_level(view, keys[j + d]);
+          found[j] = probe_level<kMaxLoads>(view, probe);
         }
       });
 }

@@ -74,8 +74,7 @@ CUCKOO_INLINE uint64_t match_bucket(const LevelView& v, uint64_t first, uint64_t
 
 // Whether the level holds the key, in its table or as its victim.
 template <unsigned kMaxLoads>
-CUCKOO_INLINE bool probe_level(const LevelView& v, const LevelKey& key) {
-  const LevelProbe p = level_probe(key, v.bucket_count, v.level, v.extra_bits);
+CUCKOO_INLINE bool probe_level(const LevelView& v, const LevelProbe& p) {
   const uint64_t pattern = uint64_t{p.fingerprint} * opaque(v.lo);
   bool hit = (match_bucket<kMaxLoads>(v, p.index * v.bucket_bits, pattern) |
               match_bucket<kMaxLoads>(v, p.alt * v.bucket_bits, pattern)) != 0;
@@ -85,16 +84,22 @@ CUCKOO_INLINE bool probe_level(const LevelView& v, const LevelKey& key) {
   return hit;
 }
 
+template <unsigned kMaxLoads>
+CUCKOO_INLINE bool probe_level(const LevelView& v, const LevelKey& key) {
+  return probe_level<kMaxLoads>(v, level_probe(key, v.bucket_count, v.level, v.extra_bits));
+}
+
 // The first and the last byte match_bucket loads for the bucket starting at bit `first`.
 CUCKOO_INLINE ByteSpan bucket_span(const LevelView& v, uint64_t first) {
   return {v.table + (first >> 3), v.table + ((first + (v.loads - 1) * v.group_bits) >> 3) + 7};
 }
 
-// Prefetches the cache lines of the key's two buckets in the level.
-CUCKOO_INLINE void prefetch_level(const LevelView& v, const LevelKey& key) {
+// Prefetches the cache lines of the key's two buckets in the level; returns the probe, for probe_level.
+CUCKOO_INLINE LevelProbe prefetch_level(const LevelView& v, const LevelKey& key) {
   const LevelProbe p = level_probe(key, v.bucket_count, v.level, v.extra_bits);
   prefetch(bucket_span(v, p.index * v.bucket_bits));
   prefetch(bucket_span(v, p.alt * v.bucket_bits));
+  return p;
 }
 
 }  // namespace cuckoo::internal
