@@ -78,6 +78,21 @@ test('cli: native and npx write identical bytes for the same input and options',
   assert.equal(js(['info', 'g.cf']).stdout, native(['info', 'g.cf']).stdout);
 });
 
+test('cli: info prints the same digits as the native tool, exact ties included', { skip: !haveNative && `no native tool at ${nativeCli}` }, () => {
+  // 1 key in 32 slots is a load of exactly 3.125%: half up, 3.13% (printf would round the tie to even).
+  writeFileSync(at('one.txt'), 'a\n');
+  assert.equal(js(['build', '-q', '-b', '8', '-o', 'one.cf', 'one.txt']).status, 0);
+  assert.match(js(['info', 'one.cf']).stdout, /^load: 3\.13%$/m);
+  assert.equal(js(['info', 'one.cf']).stdout, native(['info', 'one.cf']).stdout);
+  const shapes = [['-b', '2', '-f', '4'], ['-b', '4', '-f', '7'], ['-b', '4', '-f', '5', '--semi-sort'], ['-b', '8', '-f', '5'], ['-b', '4', '-g', '-f', '9']];
+  for (const [i, keys] of [1, 3, 5, 24, 40, 77, 100].entries()) {
+    writeFileSync(at('k.txt'), Array.from({ length: keys }, (_, k) => `k${k}`).join('\n'));
+    const shape = shapes[i % shapes.length];
+    assert.equal(js(['build', '-q', '-n', '128', ...shape, '-o', 'k.cf', 'k.txt']).status, 0, shape.join(' '));
+    assert.equal(js(['info', 'k.cf']).stdout, native(['info', 'k.cf']).stdout, `${keys} keys, ${shape.join(' ')}`);
+  }
+});
+
 test('cli: a key repeated past 2 x bucket size is skipped with a note, not a full filter', () => {
   writeFileSync(at('repeated.txt'), ['same', ...Array(20).fill('same'), 'other'].join('\n'));
   const r = js(['build', '-o', 'rep.cf', '--capacity', '100', 'repeated.txt']);

@@ -49,6 +49,11 @@ expect 2 "$cuckoo" query --present --absent lf.cf alpha
 # info on a good file, errors on bad ones.
 expect 0 "$cuckoo" info lf.cf
 grep -qx 'checksum: ok' out.txt || fail "info: $(cat out.txt)"
+# Percentages round half up on the exact value: 1 key in 32 slots is 3.125%, shown as 3.13%.
+printf 'a\n' > one.txt
+expect 0 "$cuckoo" build -q -b 8 -o one.cf one.txt
+expect 0 "$cuckoo" info one.cf
+grep -qx 'load: 3.13%' out.txt || fail "info: an exact tie: $(grep load out.txt)"
 head -c 70 lf.cf > short.cf
 expect 2 "$cuckoo" info short.cf
 grep -q 'not a valid filter file: truncated input' err.txt || fail "truncated file: $(cat err.txt)"

@@ -5,6 +5,7 @@ import { isatty } from 'node:tty';
 import { CuckooFilter } from 'cuckoo-wasm';
 import { UsageError, number, u64 } from './args.js';
 import { readWhole, writeAll, writeAtomically } from './files.js';
+import { fixedDouble, fixedRatio } from './fixed_point.js';
 import { countKeys, readKeys, splitLines, totalBytes } from './lines.js';
 import { Progress } from './progress.js';
 
@@ -219,9 +220,10 @@ async function runInfo(args) {
     ['slots', f.capacity],
     ['seed', f.seed],
     ['items', f.size],
-    ['load', `${(100 * f.loadFactor).toFixed(2)}%`],
-    ['bits per item', f.size === 0 ? '-' : f.bitsPerItem.toFixed(2)],
-    ['false-positive bound', `${(100 * bound).toFixed(4)}% (1 in ${Math.round(1 / bound)})`],
+    // fixed_point.js: the same digits as the native tool's, ties included.
+    ['load', `${fixedRatio(100n * BigInt(f.size), f.capacity, 2)}%`],
+    ['bits per item', f.size === 0 ? '-' : fixedDouble(f.bitsPerItem, 2)],
+    ['false-positive bound', `${fixedDouble(100 * bound, 4)}% (1 in ${fixedDouble(1 / bound, 0)})`],
     ['full', f.isFull ? 'yes (a fingerprint is parked in the victim slot: inserts fail until a delete)' : 'no'],
     ['checksum', 'ok'],
   ];

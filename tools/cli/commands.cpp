@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -14,6 +13,7 @@
 #include <cuckoo/cuckoo.h>
 
 #include "atomic_file.h"
+#include "fixed_point.h"
 #include "lines.h"
 #include "progress.h"
 
@@ -230,13 +230,6 @@ int run_query(const Args& args) {
   return hits > 0 ? 0 : 1;
 }
 
-// Formats like the JS tool: fixed decimals only, so both print the same text.
-std::string fixed(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
-
 int run_info(const Args& args) {
   if (args.positional.size() != 1) throw UsageError("info needs exactly one filter file");
   const std::string& path = args.positional[0];
@@ -256,9 +249,10 @@ int run_info(const Args& args) {
   row("slots", std::to_string(f.slot_count()));
   row("seed", std::to_string(c.seed));
   row("items", std::to_string(f.size()));
-  row("load", fixed(100.0 * f.load_factor(), 2) + "%");
-  row("bits per item", f.size() == 0 ? "-" : fixed(f.bits_per_item(), 2));
-  row("false-positive bound", fixed(100.0 * bound, 4) + "% (1 in " + fixed(std::round(1.0 / bound), 0) + ")");
+  // fixed_point.h: the same digits as the JS tool's, ties included.
+  row("load", fixed_ratio(100 * f.size(), f.slot_count(), 2) + "%");
+  row("bits per item", f.size() == 0 ? "-" : fixed_double(f.bits_per_item(), 2));
+  row("false-positive bound", fixed_double(100.0 * bound, 4) + "% (1 in " + fixed_double(1.0 / bound, 0) + ")");
   row("full", f.is_full() ? "yes (a fingerprint is parked in the victim slot: inserts fail until a delete)" : "no");
   row("checksum", "ok");
   write_stdout(reinterpret_cast<const uint8_t*>(s.data()), s.size());
