@@ -93,6 +93,35 @@ test('cli: info prints the same digits as the native tool, exact ties included',
   }
 });
 
+// Runs command with args followed by key arguments given as bytes (bash's $'\xNN'): Node cannot pass
+// arguments that are not UTF-8 to a child itself.
+function runWithByteArgs(command, args, byteArgs) {
+  const script = `exec "$@" ${byteArgs.map((b) => `$'${[...b].map((c) => `\\x${c.toString(16).padStart(2, '0')}`).join('')}'`).join(' ')}`;
+  return run('bash', ['-c', script, 'bash', command, ...args]);
+}
+
+test('cli: key arguments that are not UTF-8 are hashed as their bytes, as natively', { skip: !haveNative && `no native tool at ${nativeCli}` }, () => {
+  const keys = [Buffer.from([0xff]), Buffer.from([0x63, 0x61, 0x66, 0xc3]), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('\ufffd')];
+  writeFileSync(at('ff.txt'), Buffer.concat([keys[0], Buffer.from('\n'), keys[3], Buffer.from('\n')]));
+  assert.equal(native(['build', '-q', '-o', 'ff.cf', 'ff.txt']).status, 0);
+  const n = runWithByteArgs(nativeCli, ['query', 'ff.cf'], keys);
+  const j = runWithByteArgs(process.execPath, [main, 'query', 'ff.cf'], keys);
+  if (process.platform !== 'linux') {
+    // No /proc/self/cmdline: the bytes are unknown, and the key is refused rather than hashed wrong.
+    assert.equal(j.status, 2);
+    assert.match(j.stderr, /argument 3 holds U\+FFFD.*standard input/);
+    return;
+  }
+  assert.equal(n.stdout, `maybe\t\xff\nno\tcaf\xc3\nno\t\xed\xa0\x80\nmaybe\t\xef\xbf\xbd\n`);
+  assert.deepEqual(j, n);
+  // add and delete take the same bytes; a file name that is not UTF-8 is refused, not mangled.
+  assert.equal(runWithByteArgs(process.execPath, [main, 'add', 'ff.cf'], [keys[1]]).status, 0);
+  assert.equal(runWithByteArgs(nativeCli, ['query', 'ff.cf'], [keys[1]]).stdout, 'maybe\tcaf\xc3\n');
+  const bad = runWithByteArgs(process.execPath, [main, 'build', '-o'], [keys[0]]);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--output is not valid UTF-8/);
+});
+
 test('cli: a key repeated past 2 x bucket size is skipped with a note, not a full filter', () => {
   writeFileSync(at('repeated.txt'), ['same', ...Array(20).fill('same'), 'other'].join('\n'));
   const r = js(['build', '-o', 'rep.cf', '--capacity', '100', 'repeated.txt']);

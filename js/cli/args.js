@@ -2,17 +2,30 @@
 //
 // Options: --name value, --name=value, -x value; flags: --name, -x. "--" ends the options; "-" alone is a
 // positional argument (standard input). Unknown options and missing or malformed values are UsageErrors.
+// An argument that is not UTF-8 comes as a Buffer (argv.js): a positional one stays a Buffer (a key's
+// bytes); as an option's value it is refused, since option values are file names and numbers here.
 
 export class UsageError extends Error {}
+
+function notUtf8(name) {
+  return new UsageError(`the value of --${name} is not valid UTF-8 (the npm tool takes UTF-8 file names only)`);
+}
+
+// A positional argument that names a file, as a string; a UsageError if it is not UTF-8.
+export function fileName(arg) {
+  if (typeof arg === 'string') return arg;
+  throw new UsageError(`the file name '${arg}' is not valid UTF-8 (the npm tool takes UTF-8 file names only)`);
+}
 
 // spec: [{ name, short, value }]; returns { positional, values: Map, flags: Set }.
 export function parseArgs(argv, spec) {
   const args = { positional: [], values: new Map(), flags: new Set() };
   let optionsDone = false;
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
+    const bytes = typeof argv[i] === 'string' ? undefined : argv[i];
+    const a = bytes === undefined ? argv[i] : bytes.toString();
     if (optionsDone || a.length < 2 || a[0] !== '-') {
-      args.positional.push(a);
+      args.positional.push(argv[i]);
       continue;
     }
     if (a === '--') {
@@ -37,9 +50,11 @@ export function parseArgs(argv, spec) {
       args.flags.add(option.name);
       continue;
     }
+    if (inline !== undefined && bytes !== undefined) throw notUtf8(option.name);
     if (inline === undefined) {
       if (i + 1 >= argv.length) throw new UsageError(`--${option.name} needs a value`);
       inline = argv[++i];
+      if (typeof inline !== 'string') throw notUtf8(option.name);
     }
     args.values.set(option.name, inline);
   }

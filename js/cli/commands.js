@@ -3,7 +3,7 @@
 // filter bytes for the same input and options (js-tests/cli.test.js checks it).
 import { isatty } from 'node:tty';
 import { CuckooFilter } from 'cuckoo-wasm';
-import { UsageError, number, u64 } from './args.js';
+import { UsageError, fileName, number, u64 } from './args.js';
 import { readWhole, writeAll, writeAtomically } from './files.js';
 import { fixedDouble, fixedRatio } from './fixed_point.js';
 import { countKeys, readKeys, splitLines, totalBytes } from './lines.js';
@@ -37,8 +37,9 @@ function saveFilter(filter, file) {
   }
 }
 
-// Keys from the arguments (each verbatim, as UTF-8; an empty one is an error) or, if there are none,
-// from the lines of standard input (lines.js), handed to onBatch in order.
+// Keys from the arguments (each verbatim: a string's UTF-8 bytes, or a Buffer's bytes for an argument that
+// is not UTF-8, argv.js; an empty one is an error) or, if there are none, from the lines of standard
+// input (lines.js), handed to onBatch in order.
 function forEachKeyBatch(argKeys, onBatch) {
   if (argKeys.length === 0) {
     readKeys(['-'], onBatch);
@@ -124,7 +125,7 @@ function forEachBatchIn(data, fn) {
 async function runBuild(args) {
   const output = args.values.get('output');
   if (output === undefined) throw new UsageError('build needs -o FILE (or -o - for standard output)');
-  const inputs = args.positional.length === 0 ? ['-'] : args.positional;
+  const inputs = args.positional.length === 0 ? ['-'] : args.positional.map(fileName);
   const capacity = u64(args, 'capacity');
   const quiet = args.flags.has('quiet');
   const counts = { refused: 0 };
@@ -170,7 +171,7 @@ async function runBuild(args) {
 
 async function runQuery(args) {
   if (args.positional.length === 0) throw new UsageError('query needs a filter file');
-  const filter = await loadFilter(args.positional[0]);
+  const filter = await loadFilter(fileName(args.positional[0]));
   const argKeys = args.positional.slice(1);
   const presentOnly = args.flags.has('present');
   const absentOnly = args.flags.has('absent');
@@ -205,7 +206,7 @@ async function runQuery(args) {
 
 async function runInfo(args) {
   if (args.positional.length !== 1) throw new UsageError('info needs exactly one filter file');
-  const file = args.positional[0];
+  const file = fileName(args.positional[0]);
   const f = await loadFilter(file); // verifies the checksum and every field (docs/format.md)
   const bound = f.fprBound;
   const rows = [
@@ -233,7 +234,7 @@ async function runInfo(args) {
 
 async function runAdd(args) {
   if (args.positional.length === 0) throw new UsageError('add needs a filter file');
-  const file = args.positional[0];
+  const file = fileName(args.positional[0]);
   const output = args.values.get('output') ?? file;
   const filter = await loadFilter(file);
   const counts = { refused: 0 };
@@ -247,7 +248,7 @@ async function runAdd(args) {
 
 async function runDelete(args) {
   if (args.positional.length === 0) throw new UsageError('delete needs a filter file');
-  const file = args.positional[0];
+  const file = fileName(args.positional[0]);
   const output = args.values.get('output') ?? file;
   const filter = await loadFilter(file);
   forEachKeyBatch(args.positional.slice(1), (keys) => {
@@ -263,8 +264,8 @@ async function runMerge(args) {
   const output = args.values.get('output');
   if (output === undefined) throw new UsageError('merge needs -o FILE');
   if (args.positional.length < 2) throw new UsageError('merge needs at least two filter files');
-  const merged = await loadFilter(args.positional[0]);
-  for (const file of args.positional.slice(1)) {
+  const merged = await loadFilter(fileName(args.positional[0]));
+  for (const file of args.positional.slice(1).map(fileName)) {
     const source = await loadFilter(file);
     try {
       merged.merge(source);

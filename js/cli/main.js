@@ -5,6 +5,7 @@
 // Exit status: 0 success; 1 from query when no key may be present (or, with --all, not every key);
 // 2 any error, with one message on stderr ("cuckoo: COMMAND: ...").
 import { UsageError, parseArgs } from './args.js';
+import { argumentBytes } from './argv.js';
 import { commands, coreMessage } from './commands.js';
 
 function usage() {
@@ -33,7 +34,7 @@ async function main(argv) {
     return 2;
   }
   try {
-    return await command.run(parseArgs(argv.slice(1), command.options));
+    return await command.run(parseArgs(argumentBytes(argv).slice(1), command.options));
   } catch (error) {
     const hint = error instanceof UsageError ? `\nusage: cuckoo-wasm ${command.synopsis}` : '';
     process.stderr.write(`cuckoo: ${command.name}: ${coreMessage(error)}${hint}\n`);
