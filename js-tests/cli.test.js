@@ -122,6 +122,18 @@ test('cli: key arguments that are not UTF-8 are hashed as their bytes, as native
   assert.match(bad.stderr, /--output is not valid UTF-8/);
 });
 
+test('cli: delete names a missing key by its bytes, as natively', { skip: !haveNative && `no native tool at ${nativeCli}` }, () => {
+  assert.equal(native(['build', '-q', '-o', 'del.cf', '--capacity', '100', 'lf.txt']).status, 0);
+  const raw = (command, args, input) => spawnSync(command, args, { cwd: work, input }).stderr;
+  for (const key of [Buffer.from('café'), Buffer.from([0x78, 0xff, 0xfe]), Buffer.alloc(300, 'é')]) {
+    const input = Buffer.concat([key, Buffer.from('\n')]);
+    const n = raw(nativeCli, ['delete', '-o', 'out.cf', 'del.cf'], input);
+    assert.deepEqual(raw(process.execPath, [main, 'delete', '-o', 'out.cf', 'del.cf'], input), n);
+    assert.ok(n.includes(key.subarray(0, 200)), n.toString());
+  }
+  assert.equal(js(['delete', '-o', 'out.cf', 'del.cf', 'café']).stderr, native(['delete', '-o', 'out.cf', 'del.cf', 'café']).stderr);
+});
+
 test('cli: a key repeated past 2 x bucket size is skipped with a note, not a full filter', () => {
   writeFileSync(at('repeated.txt'), ['same', ...Array(20).fill('same'), 'other'].join('\n'));
   const r = js(['build', '-o', 'rep.cf', '--capacity', '100', 'repeated.txt']);

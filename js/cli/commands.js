@@ -49,9 +49,19 @@ function forEachKeyBatch(argKeys, onBatch) {
   onBatch(argKeys, 0);
 }
 
+// An Error whose message holds bytes that need not be UTF-8 (a key's): main.js writes `bytes` as they are.
+export class BytesError extends Error {
+  constructor(...parts) {
+    const bytes = Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
+    super(bytes.toString());
+    this.bytes = bytes;
+  }
+}
+
+// The key's first 200 bytes in quotes, as the native tool shows it.
 function quoted(key) {
-  const text = typeof key === 'string' ? key : Buffer.from(key).toString('latin1');
-  return `'${text.slice(0, 200)}${text.length > 200 ? '...' : ''}'`;
+  const bytes = typeof key === 'string' ? Buffer.from(key) : Buffer.from(key.buffer, key.byteOffset, key.length);
+  return Buffer.concat([Buffer.from("'"), bytes.subarray(0, 200), Buffer.from(bytes.length > 200 ? "...'" : "'")]);
 }
 
 // The filter options: --capacity, --fpr, --fingerprint-bits, --bucket-size, --seed, --semi-sort. The
@@ -253,7 +263,7 @@ async function runDelete(args) {
   const filter = await loadFilter(file);
   forEachKeyBatch(args.positional.slice(1), (keys) => {
     for (const key of keys) {
-      if (!filter.delete(key)) throw new Error(`key ${quoted(key)} is not in the filter; ${output} is unchanged`);
+      if (!filter.delete(key)) throw new BytesError('key ', quoted(key), ` is not in the filter; ${output} is unchanged`);
     }
   });
   saveFilter(filter, output);

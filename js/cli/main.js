@@ -6,7 +6,7 @@
 // 2 any error, with one message on stderr ("cuckoo: COMMAND: ...").
 import { UsageError, parseArgs } from './args.js';
 import { argumentBytes } from './argv.js';
-import { commands, coreMessage } from './commands.js';
+import { BytesError, commands, coreMessage } from './commands.js';
 
 function usage() {
   return [
@@ -37,7 +37,8 @@ async function main(argv) {
     return await command.run(parseArgs(argumentBytes(argv).slice(1), command.options));
   } catch (error) {
     const hint = error instanceof UsageError ? `\nusage: cuckoo-wasm ${command.synopsis}` : '';
-    process.stderr.write(`cuckoo: ${command.name}: ${coreMessage(error)}${hint}\n`);
+    const message = error instanceof BytesError ? error.bytes : Buffer.from(coreMessage(error));
+    process.stderr.write(Buffer.concat([Buffer.from(`cuckoo: ${command.name}: `), message, Buffer.from(`${hint}\n`)]));
     return 2;
   }
 }
