@@ -134,6 +134,16 @@ test('cli: delete names a missing key by its bytes, as natively', { skip: !haveN
   assert.equal(js(['delete', '-o', 'out.cf', 'del.cf', 'café']).stderr, native(['delete', '-o', 'out.cf', 'del.cf', 'café']).stderr);
 });
 
+test('cli: --capacity 0 is refused alike, with or without --growable', { skip: !haveNative && `no native tool at ${nativeCli}` }, () => {
+  for (const args of [['-n', '0'], ['-g', '-n', '0'], ['-g', '--capacity=0x0']]) {
+    const n = native(['build', '-q', '-o', 'zero.cf', ...args, 'lf.txt']);
+    assert.deepEqual(js(['build', '-q', '-o', 'zero.cf', ...args, 'lf.txt']), n, args.join(' '));
+    assert.equal(n.status, 2);
+    assert.match(n.stderr, /^cuckoo: build: capacity must be at least 1 \(got 0\)$/m);
+  }
+  assert.ok(!existsSync(at('zero.cf')));
+});
+
 test('cli: a key repeated past 2 x bucket size is skipped with a note, not a full filter', () => {
   writeFileSync(at('repeated.txt'), ['same', ...Array(20).fill('same'), 'other'].join('\n'));
   const r = js(['build', '-o', 'rep.cf', '--capacity', '100', 'repeated.txt']);

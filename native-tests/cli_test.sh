@@ -68,6 +68,8 @@ grep -q 'missing.cf: cannot open' err.txt || fail "missing file: $(cat err.txt)"
 expect 2 "$cuckoo" build -o bad.cf --fpr 2 lf.txt
 expect 2 "$cuckoo" build -o bad.cf --bucket-size 3 lf.txt
 expect 2 "$cuckoo" build -o bad.cf --seed -1 lf.txt
+expect 2 "$cuckoo" build -o bad.cf --capacity 0 lf.txt
+expect 2 "$cuckoo" build -o bad.cf --growable --capacity 0 lf.txt
 expect 2 "$cuckoo" build -o bad.cf --capacity 10 no-such-input.txt
 expect 2 "$cuckoo" build -o bad.cf --frobnicate lf.txt
 expect 2 "$cuckoo" build lf.txt

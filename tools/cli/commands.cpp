@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -77,12 +78,15 @@ std::string quoted(std::string_view key) {
 }
 
 // The filter options shared by build: --capacity, --fpr, --fingerprint-bits, --bucket-size, --seed,
-// --semi-sort, --growable (capacity then sizes the first level; 0 picks the core's default). The core
+// --semi-sort, --growable (capacity then sizes the first level; none picks the core's default). The core
 // checks them (std::invalid_argument names the option). Widths and bucket sizes are clamped to 1000 rather
 // than cast, so that a value past unsigned's range stays out of range instead of wrapping to a valid one.
-cuckoo::Options filter_options(const Args& args, uint64_t capacity) {
+cuckoo::Options filter_options(const Args& args, std::optional<uint64_t> capacity) {
+  // The core reads capacity 0 as "not given" for a growing filter; a given 0 is refused for either kind,
+  // with the message the core (and the npm package) gives for a fixed one.
+  if (capacity == uint64_t{0}) throw std::invalid_argument("capacity must be at least 1 (got 0)");
   cuckoo::Options o;
-  o.capacity = capacity;
+  o.capacity = capacity.value_or(0);
   if (auto fpr = args.number("fpr")) o.fpr = *fpr;
   if (auto bits = args.u64("fingerprint-bits")) o.fingerprint_bits = static_cast<unsigned>(std::min<uint64_t>(*bits, 1000));
   if (auto b = args.u64("bucket-size")) o.bucket_size = static_cast<unsigned>(std::min<uint64_t>(*b, 1000));
@@ -157,7 +161,7 @@ int run_build(const Args& args) {
 
   if (capacity || args.flag("growable")) {
     // Streams the input: the filter exists before the first key is read.
-    CuckooFilter filter(filter_options(args, capacity.value_or(0)));
+    CuckooFilter filter(filter_options(args, capacity));
     const std::string what = capacity ? " for --capacity " + std::to_string(*capacity) : "";
     LineReader reader(inputs);
     Progress progress(!quiet, reader.total_bytes());
