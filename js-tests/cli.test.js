@@ -144,6 +144,16 @@ test('cli: --capacity 0 is refused alike, with or without --growable', { skip: !
   assert.ok(!existsSync(at('zero.cf')));
 });
 
+test('cli: a reader that goes away ends the output quietly, by SIGPIPE as natively', { skip: !haveNative && `no native tool at ${nativeCli}` }, () => {
+  assert.equal(js(['build', '-q', '-o', 'pipe.cf', '--capacity', '100', 'lf.txt']).status, 0);
+  // `true` reads nothing: the 280 KB of answers overflow the pipe, and the next write finds no reader.
+  const script = '"$@" < many.txt | true; echo "${PIPESTATUS[0]}"';
+  for (const tool of [[nativeCli], [process.execPath, main]]) {
+    const r = run('bash', ['-c', script, 'bash', ...tool, 'query', 'pipe.cf']);
+    assert.deepEqual([r.stdout, r.stderr], ['141\n', ''], tool.at(-1));
+  }
+});
+
 test('cli: a key repeated past 2 x bucket size is skipped with a note, not a full filter', () => {
   writeFileSync(at('repeated.txt'), ['same', ...Array(20).fill('same'), 'other'].join('\n'));
   const r = js(['build', '-o', 'rep.cf', '--capacity', '100', 'repeated.txt']);

@@ -45,6 +45,9 @@ printf 'alpha\r\nzzz\n\ngamma\n' | "$cuckoo" query -p lf.cf > present.txt
 [ "$(cat present.txt)" = "$(printf 'alpha\ngamma')" ] || fail "query -p: $(cat present.txt)"
 expect 2 "$cuckoo" query lf.cf ""
 expect 2 "$cuckoo" query --present --absent lf.cf alpha
+# A reader that goes away: killed by SIGPIPE (status 141 in the shell), without a message.
+seq 1 100000 | "$cuckoo" query lf.cf 2> err.txt | true
+[ "${PIPESTATUS[1]}" -eq 141 ] && [ ! -s err.txt ] || fail "query into a closed pipe: $(cat err.txt)"
 
 # info on a good file, errors on bad ones.
 expect 0 "$cuckoo" info lf.cf

@@ -4,7 +4,7 @@
 import { isatty } from 'node:tty';
 import { CuckooFilter } from 'cuckoo-wasm';
 import { UsageError, fileName, number, u64 } from './args.js';
-import { readWhole, writeAll, writeAtomically } from './files.js';
+import { readWhole, writeAtomically, writeStdout } from './files.js';
 import { fixedDouble, fixedRatio } from './fixed_point.js';
 import { countKeys, readKeys, splitLines, totalBytes } from './lines.js';
 import { Progress } from './progress.js';
@@ -31,7 +31,7 @@ function saveFilter(filter, file) {
   const bytes = filter.serialize();
   if (file === '-') {
     if (isatty(1)) throw new UsageError('refusing to write a binary filter to a terminal');
-    writeAll(1, bytes);
+    writeStdout(bytes);
   } else {
     writeAtomically(file, bytes);
   }
@@ -205,11 +205,11 @@ async function runQuery(args) {
     }
     seen += keys.length;
     if (out.length >= 1 << 20) {
-      writeAll(1, Buffer.from(out, 'latin1'));
+      writeStdout(Buffer.from(out, 'latin1'));
       out = '';
     }
   });
-  writeAll(1, Buffer.from(out, 'latin1'));
+  writeStdout(Buffer.from(out, 'latin1'));
   if (args.flags.has('all')) return seen > 0 && hits === seen ? 0 : 1;
   return hits > 0 ? 0 : 1;
 }
@@ -238,7 +238,7 @@ async function runInfo(args) {
     ['full', f.isFull ? 'yes (a fingerprint is parked in the victim slot: inserts fail until a delete)' : 'no'],
     ['checksum', 'ok'],
   ];
-  writeAll(1, Buffer.from(rows.map(([k, v]) => `${k}: ${v}\n`).join('')));
+  writeStdout(Buffer.from(rows.map(([k, v]) => `${k}: ${v}\n`).join('')));
   return 0;
 }
 

@@ -35,6 +35,31 @@ export function writeAll(fd, bytes) {
   }
 }
 
+// Ends the process as a native program ends when it writes to a pipe that nobody reads any more: killed
+// by SIGPIPE, silently, so that `cuckoo query ... | head` stops without an error. Node ignores SIGPIPE
+// (a write fails with EPIPE instead); once a listener is added and removed again, the default action is
+// back. Where there is no SIGPIPE, the exit status is the one a shell shows for it.
+function dieOfBrokenPipe() {
+  const ignore = () => {};
+  try {
+    process.on('SIGPIPE', ignore);
+    process.off('SIGPIPE', ignore);
+    process.kill(process.pid, 'SIGPIPE');
+  } finally {
+    process.exit(128 + 13);
+  }
+}
+
+// Writes all of bytes to standard output; a reader that went away ends the process (dieOfBrokenPipe).
+export function writeStdout(bytes) {
+  try {
+    writeAll(1, bytes);
+  } catch (error) {
+    if (error.code === 'EPIPE') dieOfBrokenPipe();
+    throw error;
+  }
+}
+
 function modeFor(file) {
   try {
     return statSync(file).mode & 0o7777;

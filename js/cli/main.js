@@ -7,6 +7,7 @@
 import { UsageError, parseArgs } from './args.js';
 import { argumentBytes } from './argv.js';
 import { BytesError, commands, coreMessage } from './commands.js';
+import { writeStdout } from './files.js';
 
 function usage() {
   return [
@@ -24,9 +25,13 @@ function usage() {
 
 async function main(argv) {
   const name = argv[0];
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    (name === undefined ? process.stderr : process.stdout).write(usage());
-    return name === undefined ? 2 : 0;
+  if (name === undefined) {
+    process.stderr.write(usage());
+    return 2;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
+    writeStdout(Buffer.from(usage()));
+    return 0;
   }
   const command = commands.find((c) => c.name === name);
   if (command === undefined) {
