@@ -154,6 +154,16 @@ test('cli: a reader that goes away ends the output quietly, by SIGPIPE as native
   }
 });
 
+test('cli: a failed build erases its progress line before the error', () => {
+  // stderr passes for a terminal (a preload sets isTTY), so the progress line is drawn.
+  writeFileSync(at('tty.cjs'), 'process.stderr.isTTY = true;\n');
+  writeFileSync(at('big.txt'), Array.from({ length: 2_500_000 }, (_, i) => `k${i}`).join('\n'));
+  const r = run(process.execPath, ['-r', at('tty.cjs'), main, 'build', '-o', 'big.cf', '--capacity', '2000000', 'big.txt']);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /^\r {2}\d/, 'no progress line was drawn');
+  assert.match(r.stderr, /\r\x1b\[Kcuckoo: build: the filter is full after \d+ keys/);
+});
+
 test('cli: a key repeated past 2 x bucket size is skipped with a note, not a full filter', () => {
   writeFileSync(at('repeated.txt'), ['same', ...Array(20).fill('same'), 'other'].join('\n'));
   const r = js(['build', '-o', 'rep.cf', '--capacity', '100', 'repeated.txt']);

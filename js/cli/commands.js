@@ -146,11 +146,14 @@ async function runBuild(args) {
     const what = capacity !== undefined ? ` for --capacity ${capacity}` : '';
     const progress = new Progress(!quiet, totalBytes(inputs));
     let keys = 0;
-    readKeys(inputs, (batch, bytes) => {
-      keys += addBatch(filter, batch, counts, keys, what);
-      progress.update(keys, bytes);
-    });
-    progress.finish();
+    try {
+      readKeys(inputs, (batch, bytes) => {
+        keys += addBatch(filter, batch, counts, keys, what);
+        progress.update(keys, bytes);
+      });
+    } finally {
+      progress.finish(); // also before an error's message, which would otherwise follow the bar
+    }
     reportRefused(counts, filter);
     saveFilter(filter, output);
     return 0;
@@ -169,11 +172,14 @@ async function runBuild(args) {
   const filter = await CuckooFilter.create(filterOptions(args, count));
   const progress = new Progress(!quiet, data.length);
   let keys = 0;
-  forEachBatchIn(data, (batch, done) => {
-    keys += addBatch(filter, batch, counts, keys, ` for ${count} keys`);
-    progress.update(keys, done);
-  });
-  progress.finish();
+  try {
+    forEachBatchIn(data, (batch, done) => {
+      keys += addBatch(filter, batch, counts, keys, ` for ${count} keys`);
+      progress.update(keys, done);
+    });
+  } finally {
+    progress.finish();
+  }
   reportRefused(counts, filter);
   saveFilter(filter, output);
   return 0;
