@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -162,6 +162,31 @@ test('cli: a failed build erases its progress line before the error', () => {
   assert.equal(r.status, 2);
   assert.match(r.stderr, /^\r {2}\d/, 'no progress line was drawn');
   assert.match(r.stderr, /\r\x1b\[Kcuckoo: build: the filter is full after \d+ keys/);
+});
+
+test('cli: errors are worded as natively', { skip: !haveNative && `no native tool at ${nativeCli}` }, () => {
+  assert.equal(native(['build', '-q', '-o', 'w.cf', '--capacity', '100', 'lf.txt']).status, 0);
+  writeFileSync(at('w-short.cf'), readFileSync(at('w.cf')).subarray(0, 70));
+  mkdirSync(at('w-dir'), { recursive: true });
+  const cases = [
+    ['info', 'missing.cf'],
+    ['info', 'w-short.cf'],
+    ['query', 'w-dir', 'x'],
+    ['build', '-o', 'w-dir', 'lf.txt'],
+    ['build', '-o', 'no-dir/x.cf', 'lf.txt'],
+    ['build', '-o', 'x.cf', 'missing.txt'],
+    ['build', '-o', 'x.cf', '--capacity', '5', 'missing.txt'],
+    ['build', '-o', 'x.cf', '--capacity', '5', 'w-dir'],
+    ['merge', '-o', 'm.cf', 'w.cf', 'missing.cf'],
+    ['delete', 'w.cf', 'nope'],
+    ['build', '--bogus'],
+    ['build', '-o', 'x.cf', '--fpr', 'abc', 'lf.txt'],
+    ['query', '-p', '-a', 'w.cf', 'x'],
+  ];
+  for (const args of cases) {
+    const j = js(args);
+    assert.deepEqual({ ...j, stderr: j.stderr.replaceAll('cuckoo-wasm ', 'cuckoo ') }, native(args), args.join(' '));
+  }
 });
 
 test('cli: a key repeated past 2 x bucket size is skipped with a note, not a full filter', () => {

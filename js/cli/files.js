@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fchmodSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { systemMessage } from './errno.js';
 import { readSome } from './lines.js';
 
 // The file's bytes ("-": standard input); an Error naming the file.
@@ -10,7 +11,7 @@ export function readWhole(file) {
     try {
       return readFileSync(file);
     } catch (error) {
-      throw new Error(`${file}: cannot read: ${error.message}`);
+      throw new Error(`${file}: cannot ${error.syscall === 'open' ? 'open' : 'read'}: ${systemMessage(error)}`);
     }
   }
   const parts = [];
@@ -78,18 +79,26 @@ export function writeAtomically(file, bytes) {
   const dir = path.dirname(file);
   const temp = path.join(dir, `.${path.basename(file)}.tmp-${randomBytes(6).toString('hex')}`);
   const mode = modeFor(file);
+  // Each step's failure is worded as the native tool words it.
+  const failure = (what, error) => new Error(`${file}: ${what}: ${systemMessage(error)}`);
   let fd;
   try {
     fd = openSync(temp, 'wx', 0o600);
   } catch (error) {
-    throw new Error(`${file}: cannot create a temporary file in ${dir}: ${error.message}`);
+    throw failure(`cannot create a temporary file in ${dir}`, error);
   }
+  let step = 'cannot write';
   try {
     writeAll(fd, bytes);
+    step = 'cannot set permissions';
     fchmodSync(fd, mode);
+    step = 'cannot flush to disk';
     fsyncSync(fd);
-    closeSync(fd);
+    step = 'cannot write';
+    const closing = fd;
     fd = undefined;
+    closeSync(closing);
+    step = 'cannot replace';
     renameSync(temp, file);
   } catch (error) {
     if (fd !== undefined) closeSync(fd);
@@ -98,7 +107,7 @@ export function writeAtomically(file, bytes) {
     } catch {
       // never created or already renamed
     }
-    throw new Error(`${file}: cannot write: ${error.message}`);
+    throw failure(step, error);
   }
   try {
     const dirFd = openSync(dir, 'r');

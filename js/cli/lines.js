@@ -8,6 +8,7 @@
 // strings are the fastest keys for addAll), else a Uint8Array view of its bytes.
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import * as buffer from 'node:buffer';
+import { systemMessage } from './errno.js';
 
 const kBlock = 4 << 20;
 const isAscii =
@@ -109,7 +110,7 @@ export function readKeys(paths, onBatch) {
     try {
       input = openInput(path);
     } catch (error) {
-      throw new Error(`${path}: cannot open: ${error.message}`);
+      throw new Error(`${path}: cannot open: ${systemMessage(error)}`);
     }
     try {
       let buf = Buffer.allocUnsafe(kBlock);
@@ -124,7 +125,7 @@ export function readKeys(paths, onBatch) {
         try {
           got = readSome(input.fd, buf, carried, buf.length - carried);
         } catch (error) {
-          throw new Error(`${input.name}: cannot read: ${error.message}`);
+          throw new Error(`${input.name}: cannot read: ${systemMessage(error)}`);
         }
         bytesRead += got;
         const atEnd = got === 0;

@@ -20,7 +20,9 @@ void take(const char* begin, const char* end, std::vector<std::string_view>& out
   if (end > begin) out.emplace_back(begin, static_cast<size_t>(end - begin));
 }
 
-std::string describe_errno(const std::string& name) { return name + ": " + std::strerror(errno); }
+std::runtime_error failure(const char* what, const std::string& name) {
+  return std::runtime_error(name + ": " + what + ": " + std::strerror(errno));
+}
 
 }  // namespace
 
@@ -58,7 +60,7 @@ void LineReader::read(const Batch& batch) {
       continue;
     }
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw std::runtime_error(describe_errno(path));
+    if (fd < 0) throw failure("cannot open", path);
     try {
       read_file(fd, path, batch);
     } catch (...) {
@@ -80,7 +82,7 @@ void LineReader::read_file(int fd, const std::string& name, const Batch& batch) 
     const ssize_t got = ::read(fd, buffer.data() + carried, buffer.size() - carried);
     if (got < 0) {
       if (errno == EINTR) continue;
-      throw std::runtime_error(describe_errno(name));
+      throw failure("cannot read", name);
     }
     bytes_read_ += static_cast<uint64_t>(got);
     const bool at_end = got == 0;
