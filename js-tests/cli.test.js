@@ -6,7 +6,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -187,6 +199,24 @@ test('cli: errors are worded as natively', { skip: !haveNative && `no native too
     const j = js(args);
     assert.deepEqual({ ...j, stderr: j.stderr.replaceAll('cuckoo-wasm ', 'cuckoo ') }, native(args), args.join(' '));
   }
+});
+
+test('cli: add through a symbolic link changes the linked file; a device is written into', { skip: !haveNative && `no native tool at ${nativeCli}` }, () => {
+  mkdirSync(at('linked'), { recursive: true });
+  for (const [name, tool] of [['n', native], ['j', js]]) {
+    assert.equal(tool(['build', '-q', '-o', `linked/${name}.cf`, '--capacity', '100', 'lf.txt']).status, 0);
+    symlinkSync(`linked/${name}.cf`, at(`${name}-link.cf`));
+    assert.equal(tool(['add', `${name}-link.cf`, 'through-link']).status, 0);
+    assert.ok(lstatSync(at(`${name}-link.cf`)).isSymbolicLink(), `${name}: the link was replaced`);
+    assert.equal(native(['query', `linked/${name}.cf`, 'through-link']).status, 0, `${name}: the linked file is unchanged`);
+    assert.deepEqual(readdirSync(at('linked')).filter((f) => f.includes('.tmp-')), [], 'temporary files left behind');
+    // Through a link of its own, so that a tool that replaced the device would only replace the link.
+    symlinkSync('/dev/null', at(`${name}-null`));
+    const r = tool(['add', '-o', `${name}-null`, `linked/${name}.cf`, 'x']);
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok(lstatSync(at(`${name}-null`)).isSymbolicLink(), `${name}: the device was replaced`);
+  }
+  assert.deepEqual(readFileSync(at('linked/j.cf')), readFileSync(at('linked/n.cf')));
 });
 
 test('cli: a key repeated past 2 x bucket size is skipped with a note, not a full filter', () => {

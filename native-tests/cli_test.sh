@@ -101,6 +101,16 @@ chmod 640 small.cf
 expect 0 "$cuckoo" add small.cf epsilon
 [ "$(stat -c %a small.cf)" = 640 ] || fail "add changed the file's permissions"
 no_temp_files
+# Through a symbolic link: the linked file changes, the link stays. A device is written into.
+mkdir -p linked
+cp small.cf linked/real.cf
+ln -s linked/real.cf link.cf
+expect 0 "$cuckoo" add link.cf zeta
+[ -L link.cf ] || fail "add replaced the symbolic link with a file"
+expect 0 "$cuckoo" query linked/real.cf zeta
+ln -s /dev/null null-link  # a tool that replaced the device would only replace this link
+expect 0 "$cuckoo" add -o null-link small.cf eta
+[ -L null-link ] || fail "add -o /dev/null replaced the device"
 
 # merge: shards built with the same options give every key; mismatches are refused.
 seq 1 3000 | sed 's/^/k/' > all.txt

@@ -1,6 +1,19 @@
 // js/cli/files.js: whole-file reads, and writes that replace a file all at once (as tools/cli/atomic_file.h).
 import { randomBytes } from 'node:crypto';
-import { closeSync, fchmodSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import { systemMessage } from './errno.js';
 import { readSome } from './lines.js';
@@ -61,24 +74,55 @@ export function writeStdout(bytes) {
   }
 }
 
-function modeFor(file) {
+function newFileMode() {
+  return 0o666 & ~process.umask();
+}
+
+// The file a write to file replaces: a symbolic link is followed to the file it names, so that writing
+// through a link changes that file (as any other write through it would) instead of replacing the link.
+// A path that does not exist yet, or a dangling link, is written as named.
+function targetOf(file) {
   try {
-    return statSync(file).mode & 0o7777;
+    return lstatSync(file).isSymbolicLink() ? realpathSync.native(file) : file;
   } catch {
-    const mask = process.umask();
-    return 0o666 & ~mask;
+    return file;
+  }
+}
+
+// A device or a pipe (/dev/null, /dev/stdout) cannot be replaced, and need not be: it is written into.
+function writeInto(file, bytes) {
+  let fd;
+  try {
+    fd = openSync(file, constants.O_WRONLY);
+  } catch (error) {
+    throw new Error(`${file}: cannot open: ${systemMessage(error)}`);
+  }
+  try {
+    writeAll(fd, bytes);
+  } catch (error) {
+    throw new Error(`${file}: cannot write: ${systemMessage(error)}`);
+  } finally {
+    closeSync(fd);
   }
 }
 
 // Replaces (or creates) file with bytes: a temporary file in the same directory, flushed to disk, then
-// renamed over it, so readers and a crash see the old file or the new one, never a partial one. On failure
-// the temporary file is removed, file is untouched, and the Error says why. (Unlike the native tool, which
-// removes it on SIGINT/SIGTERM, a signal arriving during the synchronous write here may leave the hidden
-// temporary file behind; the target is intact either way.)
+// renamed over it, so readers and a crash see the old file or the new one, never a partial one. The new
+// file keeps an existing file's permissions. On failure the temporary file is removed, file is untouched,
+// and the Error says why. (Unlike the native tool, which removes it on SIGINT/SIGTERM, a signal arriving
+// during the synchronous write here may leave the hidden temporary file behind; the target is intact
+// either way.) A symbolic link is followed: the file it names is replaced, the link stays. A character
+// device or a pipe is written into, since there is no file to replace.
 export function writeAtomically(file, bytes) {
-  const dir = path.dirname(file);
-  const temp = path.join(dir, `.${path.basename(file)}.tmp-${randomBytes(6).toString('hex')}`);
-  const mode = modeFor(file);
+  const target = targetOf(file);
+  const st = statSync(target, { throwIfNoEntry: false });
+  if (st?.isCharacterDevice() || st?.isFIFO()) {
+    writeInto(target, bytes);
+    return;
+  }
+  const dir = path.dirname(target);
+  const temp = path.join(dir, `.${path.basename(target)}.tmp-${randomBytes(6).toString('hex')}`);
+  const mode = st === undefined ? newFileMode() : st.mode & 0o7777;
   // Each step's failure is worded as the native tool words it.
   const failure = (what, error) => new Error(`${file}: ${what}: ${systemMessage(error)}`);
   let fd;
@@ -99,7 +143,7 @@ export function writeAtomically(file, bytes) {
     fd = undefined;
     closeSync(closing);
     step = 'cannot replace';
-    renameSync(temp, file);
+    renameSync(temp, target);
   } catch (error) {
     if (fd !== undefined) closeSync(fd);
     try {

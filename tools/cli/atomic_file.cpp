@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 
@@ -58,12 +59,41 @@ std::string base_of(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-mode_t mode_for(const std::string& path) {
-  struct stat st;
-  if (::stat(path.c_str(), &st) == 0) return st.st_mode & 07777;
+mode_t new_file_mode() {
   const mode_t mask = ::umask(0);
   ::umask(mask);
   return 0666 & ~mask;
+}
+
+// The file a write to path replaces: a symbolic link is followed to the file it names, so that writing
+// through a link changes that file (as any other write through it would) instead of replacing the link.
+// A path that does not exist yet, or a dangling link, is written as named.
+std::string target_of(const std::string& path) {
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return path;
+  char* real = ::realpath(path.c_str(), nullptr);
+  if (real == nullptr) return path;
+  std::string target(real);
+  std::free(real);
+  return target;
+}
+
+// A device or a pipe (/dev/null, /dev/stdout) cannot be replaced, and need not be: it is written into.
+void write_into(const std::string& path, const uint8_t* data, size_t n) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) throw failure("cannot open", path);
+  size_t done = 0;
+  while (done < n) {
+    const ssize_t put = ::write(fd, data + done, n - done);
+    if (put < 0 && errno == EINTR) continue;
+    if (put < 0) {
+      const std::runtime_error error = failure("cannot write", path);
+      ::close(fd);
+      throw error;
+    }
+    done += static_cast<size_t>(put);
+  }
+  if (::close(fd) != 0) throw failure("cannot write", path);
 }
 
 }  // namespace
@@ -92,9 +122,16 @@ std::vector<uint8_t> read_file(const std::string& path) {
 }
 
 void write_file_atomically(const std::string& path, const uint8_t* data, size_t n) {
-  const std::string dir = directory_of(path);
-  std::string temp = dir + "/." + base_of(path) + ".tmp-XXXXXX";
-  const mode_t mode = mode_for(path);
+  const std::string target = target_of(path);
+  struct stat st;
+  const bool exists = ::stat(target.c_str(), &st) == 0;
+  if (exists && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))) {
+    write_into(target, data, n);
+    return;
+  }
+  const std::string dir = directory_of(target);
+  std::string temp = dir + "/." + base_of(target) + ".tmp-XXXXXX";
+  const mode_t mode = exists ? st.st_mode & 07777 : new_file_mode();
   SignalGuard guard(temp);  // the name is completed below; nothing exists to remove before mkstemp
   const int fd = ::mkstemp(temp.data());
   if (fd < 0) throw failure("cannot create a temporary file in " + dir, path);
@@ -121,7 +158,7 @@ void write_file_atomically(const std::string& path, const uint8_t* data, size_t 
     ::unlink(temp.c_str());
     throw error;
   }
-  if (::rename(temp.c_str(), path.c_str()) != 0) {
+  if (::rename(temp.c_str(), target.c_str()) != 0) {
     const std::runtime_error error = failure("cannot replace", path);
     ::unlink(temp.c_str());
     throw error;
