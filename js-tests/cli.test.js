@@ -219,6 +219,25 @@ test('cli: add through a symbolic link changes the linked file; a device is writ
   assert.deepEqual(readFileSync(at('linked/j.cf')), readFileSync(at('linked/n.cf')));
 });
 
+test('cli: long output names fit, and a file the user may not write is refused', { skip: !haveNative && `no native tool at ${nativeCli}` }, () => {
+  const long = `${'x'.repeat(250)}.cf`; // the most a name may have, less a little: no room for a suffix
+  for (const [name, tool] of [['n', native], ['j', js]]) {
+    const file = `${name}${long.slice(1)}`;
+    assert.equal(tool(['build', '-q', '-o', file, '--capacity', '100', 'lf.txt']).status, 0, name);
+    assert.equal(tool(['add', file, 'delta']).status, 0, name);
+  }
+  assert.deepEqual(readFileSync(at(`j${long.slice(1)}`)), readFileSync(at(`n${long.slice(1)}`)));
+  if (process.getuid?.() === 0) return; // root may write any file
+  js(['build', '-q', '-o', 'ro.cf', '--capacity', '100', 'lf.txt']);
+  chmodSync(at('ro.cf'), 0o444);
+  const before = readFileSync(at('ro.cf'));
+  for (const tool of [native, js]) {
+    const r = tool(['add', 'ro.cf', 'delta']);
+    assert.deepEqual([r.status, r.stderr], [2, 'cuckoo: add: ro.cf: cannot write: Permission denied\n']);
+    assert.deepEqual(readFileSync(at('ro.cf')), before);
+  }
+});
+
 test('cli: a key repeated past 2 x bucket size is skipped with a note, not a full filter', () => {
   writeFileSync(at('repeated.txt'), ['same', ...Array(20).fill('same'), 'other'].join('\n'));
   const r = js(['build', '-o', 'rep.cf', '--capacity', '100', 'repeated.txt']);

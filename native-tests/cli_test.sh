@@ -101,6 +101,16 @@ chmod 640 small.cf
 expect 0 "$cuckoo" add small.cf epsilon
 [ "$(stat -c %a small.cf)" = 640 ] || fail "add changed the file's permissions"
 no_temp_files
+# A name of 250 bytes leaves no room for a suffix: the temporary file's name is shortened.
+long=$(printf 'x%.0s' $(seq 1 250)).cf
+expect 0 "$cuckoo" add -o "$long" small.cf theta
+# A file the user may not write is refused (root may write any).
+if [ "$(id -u)" -ne 0 ]; then
+  cp small.cf ro.cf && chmod 444 ro.cf
+  expect 2 "$cuckoo" add ro.cf iota
+  grep -q 'ro.cf: cannot write: Permission denied' err.txt || fail "read-only file: $(cat err.txt)"
+  cmp -s small.cf ro.cf || fail "add changed a read-only file"
+fi
 # Through a symbolic link: the linked file changes, the link stays. A device is written into.
 mkdir -p linked
 cp small.cf linked/real.cf

@@ -1,6 +1,7 @@
 // js/cli/files.js: whole-file reads, and writes that replace a file all at once (as tools/cli/atomic_file.h).
 import { randomBytes } from 'node:crypto';
 import {
+  accessSync,
   closeSync,
   constants,
   fchmodSync,
@@ -74,6 +75,8 @@ export function writeStdout(bytes) {
   }
 }
 
+const kTempStemBytes = 200;
+
 function newFileMode() {
   return 0o666 & ~process.umask();
 }
@@ -108,11 +111,12 @@ function writeInto(file, bytes) {
 
 // Replaces (or creates) file with bytes: a temporary file in the same directory, flushed to disk, then
 // renamed over it, so readers and a crash see the old file or the new one, never a partial one. The new
-// file keeps an existing file's permissions. On failure the temporary file is removed, file is untouched,
-// and the Error says why. (Unlike the native tool, which removes it on SIGINT/SIGTERM, a signal arriving
-// during the synchronous write here may leave the hidden temporary file behind; the target is intact
-// either way.) A symbolic link is followed: the file it names is replaced, the link stays. A character
-// device or a pipe is written into, since there is no file to replace.
+// file keeps an existing file's permissions; an existing file the user may not write is refused. On
+// failure the temporary file is removed, file is untouched, and the Error says why. (Unlike the native
+// tool, which removes it on SIGINT/SIGTERM, a signal arriving during the synchronous write here may leave
+// the hidden temporary file behind; the target is intact either way.) A symbolic link is followed: the
+// file it names is replaced, the link stays. A character device or a pipe is written into, since there is
+// no file to replace.
 export function writeAtomically(file, bytes) {
   const target = targetOf(file);
   const st = statSync(target, { throwIfNoEntry: false });
@@ -120,11 +124,23 @@ export function writeAtomically(file, bytes) {
     writeInto(target, bytes);
     return;
   }
-  const dir = path.dirname(target);
-  const temp = path.join(dir, `.${path.basename(target)}.tmp-${randomBytes(6).toString('hex')}`);
-  const mode = st === undefined ? newFileMode() : st.mode & 0o7777;
   // Each step's failure is worded as the native tool words it.
   const failure = (what, error) => new Error(`${file}: ${what}: ${systemMessage(error)}`);
+  // The rename ignores the target's permissions: a file the user may not write is refused, as any other
+  // write to it would be.
+  if (st !== undefined) {
+    try {
+      accessSync(target, constants.W_OK);
+    } catch (error) {
+      throw failure('cannot write', error);
+    }
+  }
+  const dir = path.dirname(target);
+  // At most kTempStemBytes of the name, so that the temporary name fits NAME_MAX (255) whatever its length
+  // (a character cut in two becomes one U+FFFD, 3 bytes at most).
+  const stem = Buffer.from(path.basename(target)).subarray(0, kTempStemBytes).toString();
+  const temp = path.join(dir, `.${stem}.tmp-${randomBytes(6).toString('hex')}`);
+  const mode = st === undefined ? newFileMode() : st.mode & 0o7777;
   let fd;
   try {
     fd = openSync(temp, 'wx', 0o600);

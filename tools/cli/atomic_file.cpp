@@ -16,6 +16,8 @@ namespace cuckoo_cli {
 
 namespace {
 
+constexpr size_t kTempStemBytes = 200;
+
 std::runtime_error failure(const std::string& what, const std::string& path) {
   return std::runtime_error(path + ": " + what + ": " + std::strerror(errno));
 }
@@ -129,8 +131,12 @@ void write_file_atomically(const std::string& path, const uint8_t* data, size_t 
     write_into(target, data, n);
     return;
   }
+  // The rename ignores the target's permissions: a file the user may not write is refused, as any other
+  // write to it would be.
+  if (exists && ::access(target.c_str(), W_OK) != 0) throw failure("cannot write", path);
   const std::string dir = directory_of(target);
-  std::string temp = dir + "/." + base_of(target) + ".tmp-XXXXXX";
+  // At most kTempStemBytes of the name, so that the temporary name fits NAME_MAX (255) whatever its length.
+  std::string temp = dir + "/." + base_of(target).substr(0, kTempStemBytes) + ".tmp-XXXXXX";
   const mode_t mode = exists ? st.st_mode & 07777 : new_file_mode();
   SignalGuard guard(temp);  // the name is completed below; nothing exists to remove before mkstemp
   const int fd = ::mkstemp(temp.data());
