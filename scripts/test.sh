@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh test
 jobs=$(nproc)
 
-step() { printf '\n== %s ==\n' "$*" >&2; }
+step() { printf '\n== %s (at %d:%02d) ==\n' "$*" $((SECONDS / 60)) $((SECONDS % 60)) >&2; }
 
 step "native build and tests (Release)"
 # Explicit options: the cache may hold scripts/bench.sh's CUCKOO_BUILD_TESTS=OFF from an earlier run.
@@ -25,8 +25,8 @@ step "concurrency tests under ThreadSanitizer"
 # Only the tests that share a filter between threads (native-tests/concurrency_test.cpp): filter.h promises
 # that const calls may run concurrently. TSan exits non-zero on any data race report.
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUCKOO_TSAN=ON -DCUCKOO_BUILD_TESTS=ON -DCUCKOO_BUILD_BENCH=OFF >/dev/null
-cmake --build build-tsan -j"$jobs" --target cuckoo_tests
-TSAN_OPTIONS=halt_on_error=1 build-tsan/native-tests/cuckoo_tests --gtest_filter='Concurrent*:*/ConcurrentReads.*'
+cmake --build build-tsan -j"$jobs" --target cuckoo_concurrency_tests
+TSAN_OPTIONS=halt_on_error=1 build-tsan/native-tests/cuckoo_concurrency_tests
 
 step "mutation check: the growth tests fail on a broken erase order or level nesting"
 native-tests/mutation.sh build-mutation
