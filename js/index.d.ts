@@ -224,6 +224,8 @@ export declare class CuckooFilter {
    *     a growing one is full only when `maxMemoryBytes` or the level limit forbids another level);
    *   - a key whose two buckets already hold `2 * bucketSize` copies of it (8 at the default bucket size),
    *     alone: other keys still go in;
+   *   - in a fixed filter below its capacity, a key whose relocation walk fails, alone: there a failure
+   *     means a few buckets jammed by repeated or colliding keys, not a full filter;
    *   - in a growing filter, a key whose relocation walk fails while the newest level is under half full
    *     (keys crafted to collide), alone, so that such keys cannot make the filter grow again and again.
    * @throws {TypeError} / {RangeError} for an invalid key (see {@link Key}).

@@ -41,7 +41,7 @@ uint64_t bucket_count_for_scale() {
 // Keys 0, 1, 2, ...: distinct, and cheap to regenerate instead of storing 8M of them.
 struct FillResult {
   uint64_t inserted = 0;  // keys 0..inserted-1 were offered; all but `saturated` of them accepted
-  uint64_t saturated = 0;  // refused alone: their buckets already held 2b copies of their fingerprint
+  uint64_t saturated = 0;  // refused alone (2b copies, or a walk that failed below capacity)
   double load = 0;
 };
 
@@ -51,9 +51,13 @@ FillResult fill_to_failure(CuckooFilter& filter) {
   while (true) {
     const bool was_full = filter.is_full();
     if (!filter.insert(r.inserted)) {
-      // A key whose two buckets hold 2b copies of its fingerprint is refused alone: with 4-bit fingerprints
-      // distinct keys get there. Skip it, as a caller would, and go on filling.
-      if (!was_full && filter.count(r.inserted) >= 2 * filter.config().bucket_size) {
+      // Refused alone: a key whose two buckets hold 2b copies of its fingerprint (with 4-bit fingerprints
+      // distinct keys get there), or whose walk failed below the filter's capacity (filter_core.h). Skip
+      // it, as a caller would, and go on filling.
+      const cuckoo::Config& c = filter.config();
+      const auto capacity = static_cast<uint64_t>(static_cast<double>(c.slot_count()) *
+                                                  cuckoo::default_target_load(c.bucket_size, c.fingerprint_bits));
+      if (!was_full && (filter.count(r.inserted) >= 2 * c.bucket_size || filter.size() < capacity)) {
         ++r.inserted;
         ++r.saturated;
         continue;

@@ -111,6 +111,13 @@ class ModelRun {
     return true;
   }
 
+  // The items at which a fixed filter stops refusing keys whose walk fails (filter_core.h).
+  uint64_t capacity_items() const {
+    const cuckoo::Config& c = filter_.config();
+    return static_cast<uint64_t>(static_cast<double>(c.slot_count()) *
+                                 cuckoo::default_target_load(c.bucket_size, c.fingerprint_bits));
+  }
+
   bool insert(uint64_t k) {
     switch (rng_() % 3) {
       case 0: return filter_.insert(k);
@@ -177,12 +184,16 @@ class ModelRun {
       }
       const bool was_full = filter_.is_full();
       const uint64_t size_before = filter_.size();
-      // Refused exactly when the victim slot is taken or the key's buckets hold 2b copies of its
-      // fingerprint (short fingerprints in tiny tables get there with distinct keys).
+      // Refused when the victim slot is taken or the key's buckets hold 2b copies of its fingerprint
+      // (short fingerprints in tiny tables get there with distinct keys) or only entries of that pair;
+      // otherwise only when its walk fails below the filter's capacity.
       const bool saturated = filter_.count(k) >= 2 * shape_.b || pair_is_closed(k);
       const bool ok = insert(k);
-      ASSERT_EQ(ok, !was_full && !saturated) << "op " << op << ": insert refused while the victim slot was free, "
-                                                "or accepted while it was taken";
+      if (was_full || saturated) {
+        ASSERT_FALSE(ok) << "op " << op << ": insert accepted while the victim slot was taken or the pair full";
+      } else if (!ok) {
+        ASSERT_LT(size_before, capacity_items()) << "op " << op << ": insert refused past capacity, no victim parked";
+      }
       if (ok) {
         add(k);
         if (filter_.is_full()) ++victims_;

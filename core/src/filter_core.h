@@ -95,8 +95,16 @@ inline uint64_t initial_rng_state(uint64_t seed) { return seed ^ 0x5851F42D4C957
 
 class FilterCore {
  public:
+  // A fixed filter refuses jams below its capacity (refuse_jams_below): the items at the default target
+  // load of its shape, below which a walk fails only for keys that collide.
   explicit FilterCore(const Config& config)
-      : config_(config), hash_u64_(config.seed), rng_state_(initial_rng_state(config.seed)) {}
+      : config_(config),
+        hash_u64_(config.seed),
+        rng_state_(initial_rng_state(config.seed)),
+        jam_floor_(config.growable ? 0
+                                   : static_cast<uint64_t>(static_cast<double>(config.slot_count()) *
+                                                           default_target_load(config.bucket_size,
+                                                                               config.fingerprint_bits))) {}
   virtual ~FilterCore() = default;
   virtual std::unique_ptr<FilterCore> clone() const = 0;
 
@@ -128,11 +136,9 @@ class FilterCore {
   virtual void contains_many_hashed(const uint64_t* hashes, size_t n, uint8_t* out) const = 0;
   // A failed relocation walk is undone and the insert refused, instead of parking a victim, while fewer
   // than `items` items are stored: below that load a failure means the key's buckets are jammed (crafted
-  // or repeated keys), not that the table is full. 0 (the default) never refuses.
-  // The walks it undoes log their kicks in kicks_, reserved here (max_kicks entries) so that a bad_alloc
-  // cannot come from the log in the middle of a walk, with a fingerprint in hand.
+  // or repeated keys), not that the table is full. 0 never refuses. A growing filter sets it for each
+  // level (and marks it as a level); a fixed filter has its capacity (the constructor).
   void refuse_jams_below(uint64_t items) {
-    if (items > 0) kicks_.reserve(config_.max_kicks);
     jam_floor_ = items;
     is_level_ = true;
   }
@@ -430,8 +436,11 @@ class CuckooCore final : public FilterCore {
   //   (pair_is_closed), unless the pair is the whole table (then it is full, as the paper has it); a
   //   growing filter's level instead fails the walk and grows, as below.
   // - Walks of other keys steer clear of such pairs (steer_clear_of_traps).
-  // - With refuse_jams_below() set (a growing filter's levels), a walk that fails below that load: its
-  //   kicks are undone in reverse order and the kick generator rewound, so the table is as it was.
+  // - A walk that fails below the jam floor (refuse_jams_below: a fixed filter's capacity, half of a large
+  //   level of a growing filter): its kicks are undone in reverse order and the kick generator rewound, so
+  //   the table is as it was. Keys that share their buckets with repeated keys get there: two keys stored
+  //   2b times each whose pairs share a bucket leave no room in three buckets, which steering cannot
+  //   avoid. Past the floor a failed walk parks a victim, as the paper has it.
   CUCKOO_NOINLINE bool walk(uint64_t i, uint64_t alt, uint32_t fp, bool new_key) {
     const unsigned b = slots();
     if (new_key && table_.count(i, fp) + table_.count(alt, fp) == 2 * b) return false;
@@ -440,6 +449,9 @@ class CuckooCore final : public FilterCore {
     for (unsigned h = 0; h < 2; ++h) read_level(homes[h], level[h]);
     if (new_key && !is_level_ && config_.bucket_count > 2 && pair_is_closed(homes, level)) return false;
     const bool undoable = new_key && size_ < jam_floor_;
+    // The log of an undoable walk's kicks is reserved before anything changes, so that a bad_alloc cannot
+    // come from it in the middle of the walk, with a fingerprint in hand.
+    if (undoable) kicks_.reserve(config_.max_kicks);
     const uint64_t rng_before = rng_state_;
     ++size_;
     uint64_t r = next_random();

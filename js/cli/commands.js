@@ -88,7 +88,7 @@ function filterFull(inserted, filter, what) {
   );
 }
 
-// Adds a batch; a key the filter refuses alone (already stored 2b times) is counted in counts.refused and
+// Adds a batch; a key the filter refuses alone (stored 2b times, or jammed) is counted in counts.refused and
 // skipped. Throws filterFull only when the filter is full. Returns the keys stored.
 function addBatch(filter, keys, counts, storedBefore, what) {
   let done = 0;
@@ -108,8 +108,8 @@ function addBatch(filter, keys, counts, storedBefore, what) {
 function reportRefused(counts, filter) {
   if (counts.refused === 0) return;
   process.stderr.write(
-    `cuckoo: ${counts.refused} keys not added: each was already stored ${2 * filter.bucketSize} times, ` +
-      'the most a key is stored (2 x bucket size)\n',
+    `cuckoo: ${counts.refused} keys not added: a key is stored at most ${2 * filter.bucketSize} times ` +
+      '(2 x bucket size), and keys whose buckets such copies fill may find no room\n',
   );
 }
 

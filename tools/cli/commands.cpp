@@ -102,7 +102,7 @@ cuckoo::Options filter_options(const Args& args, std::optional<uint64_t> capacit
                            (f.config().growable ? "" : "; --growable builds a filter that grows"));
 }
 
-// Inserts a batch; a key the filter refuses alone (already stored 2b times: filter.h) is counted in
+// Inserts a batch; a key the filter refuses alone (stored 2b times, or jammed: filter.h) is counted in
 // *refused and skipped. Throws, via filter_full, only when the filter is full. Returns the keys stored.
 uint64_t insert_batch(CuckooFilter& filter, const std::vector<std::string_view>& keys, uint64_t* refused,
                       uint64_t stored_before, const std::string& what) {
@@ -123,8 +123,8 @@ uint64_t insert_batch(CuckooFilter& filter, const std::vector<std::string_view>&
 void report_refused(uint64_t refused, const CuckooFilter& filter) {
   if (refused == 0) return;
   std::fprintf(stderr,
-               "cuckoo: %llu keys not added: each was already stored %u times, the most a key is stored "
-               "(2 x bucket size)\n",
+               "cuckoo: %llu keys not added: a key is stored at most %u times (2 x bucket size), and keys "
+               "whose buckets such copies fill may find no room\n",
                static_cast<unsigned long long>(refused), 2 * filter.config().bucket_size);
 }
 
