@@ -16,15 +16,21 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUCKOO_BUILD_TESTS=ON 
 cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure --no-tests=error -j"$jobs"
 
+# The sanitizer builds use -O1 -g1, as the sanitizers' documentation suggests: they compile in about half
+# the time of -O2 -g (make_core.cpp, every table shape, takes over two minutes at -O2 -g under ASan) and
+# reports keep function names and line numbers.
+sanitizer_flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG")
+
 step "native tests under AddressSanitizer + UndefinedBehaviorSanitizer"
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUCKOO_SANITIZE=ON -DCUCKOO_BUILD_TESTS=ON -DCUCKOO_BUILD_BENCH=OFF >/dev/null
+cmake -S . -B build-asan -G Ninja "${sanitizer_flags[@]}" -DCUCKOO_SANITIZE=ON -DCUCKOO_BUILD_TESTS=ON -DCUCKOO_BUILD_BENCH=OFF >/dev/null
 cmake --build build-asan -j"$jobs"
-ctest --test-dir build-asan --output-on-failure --no-tests=error -j"$jobs"
+# The consumer projects build the installed package with their own flags: the Release step covers them.
+ctest --test-dir build-asan --output-on-failure --no-tests=error -j"$jobs" -E '^consumer_'
 
 step "concurrency tests under ThreadSanitizer"
 # Only the tests that share a filter between threads (native-tests/concurrency_test.cpp): filter.h promises
 # that const calls may run concurrently. TSan exits non-zero on any data race report.
-cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUCKOO_TSAN=ON -DCUCKOO_BUILD_TESTS=ON -DCUCKOO_BUILD_BENCH=OFF >/dev/null
+cmake -S . -B build-tsan -G Ninja "${sanitizer_flags[@]}" -DCUCKOO_TSAN=ON -DCUCKOO_BUILD_TESTS=ON -DCUCKOO_BUILD_BENCH=OFF >/dev/null
 cmake --build build-tsan -j"$jobs" --target cuckoo_concurrency_tests
 TSAN_OPTIONS=halt_on_error=1 build-tsan/native-tests/cuckoo_concurrency_tests
 
