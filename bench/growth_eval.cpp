@@ -16,7 +16,8 @@
 //      at the final size (levels full) and again after one more insert (just grown). At levels full,
 //      also bounds on present-key lookups: of any stack of levels, by an oracle that knows where each key
 //      is (oracle_rates()), and of designs that move entries when they grow, level stacks included, with
-//      the memory each needs at least (moving_design_rates()).
+//      the memory each needs at least (moving_design_rates()); and present-key lookups by the level that
+//      holds the key (rates_by_level()), which show where the time goes.
 //
 // Usage: growth_eval [--full] [--out DIR] [--initial N] [--growth X] [--fpr A,B] [--queries N] [--rounds N]
 //                    [--growing-max-kicks N]  (an experiment: a shorter relocation walk for the growing filter
@@ -427,6 +428,34 @@ std::vector<Rate> oracle_rates(const GrowthConfig& config, const CuckooFilter& g
   return {single.summary(), batched.summary()};
 }
 
+// Present-key lookups of keys in the newest level, in the second newest, and in older ones, each against
+// the fixed filter on the same keys. A lookup probes the levels newest first (the two fullest together),
+// so a key pays for the levels before its own: the gap between these rows is the cost of not knowing
+// which level holds a key.
+std::vector<Rate> rates_by_level(const GrowthConfig& config, const CuckooFilter& growing, const CuckooFilter& fixed,
+                                 const KeyStream& keys, const std::vector<uint64_t>& full_at, Rng& rng) {
+  const size_t levels = full_at.size();
+  if (levels < 3 || growing.levels() != levels) return {};
+  // Level s holds the keys inserted while it was the newest: [full_at[s - 1], full_at[s]).
+  const struct {
+    const char* name;
+    uint64_t from, to;
+  } classes[] = {{"in the newest level", full_at[levels - 2], full_at[levels - 1]},
+                 {"in the second newest level", full_at[levels - 3], full_at[levels - 2]},
+                 {"in older levels", 0, full_at[levels - 3]}};
+  std::vector<Rate> out;
+  for (const auto& c : classes) {
+    std::vector<uint64_t> queries(config.rate_queries);
+    for (uint64_t& q : queries) q = keys.positive(c.from + rng.below(c.to - c.from));
+    for (bool batched : {false, true}) {
+      RoundRates rates{std::string("present keys ") + c.name + (batched ? ", batched" : ", single"), {}, {}};
+      time_lookups(config, growing, fixed, queries, batched, &rates);
+      out.push_back(rates.summary());
+    }
+  }
+  return out;
+}
+
 // An upper bound on the present-key lookups, and a lower bound on the memory, of a design that moves
 // entries into the new table when it grows (an expanding table, as InfiniFilter and taffy filters do), so
 // that more than half of the keys live in the table probed first. A move takes one bit of the bucket index
@@ -560,6 +589,7 @@ std::vector<Rate> measure_rates(const GrowthConfig& config, double fpr, const Ke
     if (state[0] == 'l') {
       for (const Rate& rate : oracle_rates(config, *growing, *fixed, keys, full_at, rng)) out.push_back(rate);
       for (const Rate& rate : moving_design_rates(config, *growing, *fixed, keys, items, rng)) out.push_back(rate);
+      for (const Rate& rate : rates_by_level(config, *growing, *fixed, keys, full_at, rng)) out.push_back(rate);
     }
     progress("\r[fpr %g] lookups, %s: done   ", fpr, state);
   }
