@@ -76,9 +76,10 @@ export interface CuckooFilterOptions {
   fingerprintBits?: number;
   /** Entries per bucket: 2, 4 (default) or 8. */
   bucketSize?: 2 | 4 | 8;
-  /** Relocations an insert tries before it parks the fingerprint in hand in the victim slot, 0..2^20
-   * (default 500, as in the paper). That insert still returns true; later ones return false until a
-   * delete makes room. Very few (0, 1, ...) make the filter report full well before `capacity`. */
+  /** Relocations an insert tries before it gives up, 0..2^20 (default 500, as in the paper). It then parks
+   * the fingerprint in hand in the victim slot: that insert still returns true, later ones return false
+   * until a delete makes room. A fixed filter below its capacity instead undoes them and refuses the key
+   * alone (see `add`). Very few (0, 1, ...) make inserts fail well before `capacity`. */
   maxKicks?: number;
   /** Seeds the key hash and the relocation walk: 0..2^53-1 as a number, 0..2^64-1 as a bigint (default 0).
    * Same keys + options + seed + operation order = the same bytes, natively and in WebAssembly. */
@@ -365,7 +366,7 @@ export declare class CuckooFilter {
   readonly fingerprintBits: number;
   /** Whether buckets are semi-sorted (one bit less per entry). */
   readonly semiSort: boolean;
-  /** Relocations an insert tries before it parks a fingerprint in the victim slot (the filter is then full). */
+  /** Relocations an insert tries before it gives up (see the `maxKicks` option). */
   readonly maxKicks: number;
   /** The hash seed, as a bigint (0..2^64-1). */
   readonly seed: bigint;
