@@ -95,8 +95,8 @@ inline uint64_t initial_rng_state(uint64_t seed) { return seed ^ 0x5851F42D4C957
 
 class FilterCore {
  public:
-  // A fixed filter refuses jams below its capacity (refuse_jams_below): the items at the default target
-  // load of its shape, below which a walk fails only for keys that collide.
+  // A fixed filter's jam floor (refuse_jams_below) is its capacity: the items at the default target load of
+  // its shape, which sits below the loads where walks of distinct keys start to fail.
   explicit FilterCore(const Config& config)
       : config_(config),
         hash_u64_(config.seed),
