@@ -201,14 +201,16 @@ test('cli: errors are worded as natively', { skip: !haveNative && `no native too
   }
 });
 
-test('cli: add through a symbolic link changes the linked file; a device is written into', { skip: !haveNative && `no native tool at ${nativeCli}` }, () => {
+test('cli: a symbolic link is replaced, never followed; a device is written into', { skip: !haveNative && `no native tool at ${nativeCli}` }, () => {
   mkdirSync(at('linked'), { recursive: true });
   for (const [name, tool] of [['n', native], ['j', js]]) {
     assert.equal(tool(['build', '-q', '-o', `linked/${name}.cf`, '--capacity', '100', 'lf.txt']).status, 0);
+    const before = readFileSync(at(`linked/${name}.cf`));
     symlinkSync(`linked/${name}.cf`, at(`${name}-link.cf`));
     assert.equal(tool(['add', `${name}-link.cf`, 'through-link']).status, 0);
-    assert.ok(lstatSync(at(`${name}-link.cf`)).isSymbolicLink(), `${name}: the link was replaced`);
-    assert.equal(native(['query', `linked/${name}.cf`, 'through-link']).status, 0, `${name}: the linked file is unchanged`);
+    assert.ok(lstatSync(at(`${name}-link.cf`)).isFile(), `${name}: the link was followed`);
+    assert.deepEqual(readFileSync(at(`linked/${name}.cf`)), before, `${name}: the file the link named changed`);
+    assert.equal(native(['query', `${name}-link.cf`, 'through-link']).status, 0, `${name}: the new file lacks the key`);
     assert.deepEqual(readdirSync(at('linked')).filter((f) => f.includes('.tmp-')), [], 'temporary files left behind');
     // Through a link of its own, so that a tool that replaced the device would only replace the link.
     symlinkSync('/dev/null', at(`${name}-null`));
@@ -217,6 +219,26 @@ test('cli: add through a symbolic link changes the linked file; a device is writ
     assert.ok(lstatSync(at(`${name}-null`)).isSymbolicLink(), `${name}: the device was replaced`);
   }
   assert.deepEqual(readFileSync(at('linked/j.cf')), readFileSync(at('linked/n.cf')));
+});
+
+test('cli: -o /dev/stdout writes where the shell sent standard output', { skip: !haveNative && `no native tool at ${nativeCli}` }, () => {
+  const quote = (s) => `'${s.replaceAll("'", "'\\''")}'`;
+  const outputs = {};
+  for (const [name, command] of [['n', quote(nativeCli)], ['j', `${quote(process.execPath)} ${quote(main)}`]]) {
+    writeFileSync(at(`${name}-appended.bin`), 'old\n');
+    const script =
+      `${command} build -q -o /dev/stdout lf.txt >> ${name}-appended.bin && ` +
+      `{ ${command} build -q -o /dev/stdout lf.txt; echo TRAILER; } > ${name}-trailed.bin`;
+    const r = spawnSync('sh', ['-c', script], { cwd: work, encoding: 'buffer' });
+    assert.equal(r.status, 0, r.stderr.toString());
+    const appended = readFileSync(at(`${name}-appended.bin`));
+    const trailed = readFileSync(at(`${name}-trailed.bin`));
+    assert.equal(appended.subarray(0, 4).toString(), 'old\n', `${name}: the file >> appends to was replaced`);
+    assert.equal(trailed.subarray(-8).toString(), 'TRAILER\n', `${name}: the next command's output was lost`);
+    assert.deepEqual(appended.subarray(4), trailed.subarray(0, -8));
+    outputs[name] = trailed;
+  }
+  assert.deepEqual(outputs.j, outputs.n);
 });
 
 test('cli: long output names fit, and a file the user may not write is refused', { skip: !haveNative && `no native tool at ${nativeCli}` }, () => {
@@ -242,12 +264,24 @@ test('cli: a key repeated past 2 x bucket size is skipped with a note, not a ful
   writeFileSync(at('repeated.txt'), ['same', ...Array(20).fill('same'), 'other'].join('\n'));
   const r = js(['build', '-o', 'rep.cf', '--capacity', '100', 'repeated.txt']);
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stderr, /13 keys not added: a key is stored at most 8 times/);
+  assert.match(r.stderr, /13 keys not added again: each is already present, and a key is stored at most 8 times/);
   assert.match(js(['info', 'rep.cf']).stdout, /^items: 9$/m);
   const g = js(['build', '-o', 'grow.cf', '--growable', 'many.txt']);
   assert.equal(g.status, 0, g.stderr);
   assert.match(js(['info', 'grow.cf']).stdout, /^format version: 2$/m);
   assert.match(js(['info', 'grow.cf']).stdout, /^items: 20000$/m);
+});
+
+test('cli: a key the filter refuses and does not hold fails the build, in both tools', { skip: !haveNative && `no native tool at ${nativeCli}` }, () => {
+  // 40 distinct keys: a relocation walk fails at the 28th in this 72-slot filter of 2-entry buckets. The
+  // filter refuses that key alone (below its capacity); left out, it would be missing from the filter.
+  writeFileSync(at('jam.txt'), Array.from({ length: 40 }, (_, i) => `key-8365-${i}\n`).join(''));
+  for (const tool of [native, js]) {
+    const r = tool(['build', '-o', 'jam.cf', '--bucket-size', '2', '--fpr', '0.001', 'jam.txt']);
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /the filter is full after 27 keys \(72 slots\) for 40 keys/);
+    assert.equal(existsSync(at('jam.cf')), false, 'a failed build left its output');
+  }
 });
 
 test('cli: query answers, passes lines through, and exits 0 / 1 / 2', () => {

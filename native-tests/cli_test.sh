@@ -111,16 +111,25 @@ if [ "$(id -u)" -ne 0 ]; then
   grep -q 'ro.cf: cannot write: Permission denied' err.txt || fail "read-only file: $(cat err.txt)"
   cmp -s small.cf ro.cf || fail "add changed a read-only file"
 fi
-# Through a symbolic link: the linked file changes, the link stays. A device is written into.
+# A symbolic link is replaced by the new file, never followed: the file it named is unchanged. A device is
+# written into, and /dev/stdout is written through the descriptor (appended after >>, then the next
+# command's output).
 mkdir -p linked
 cp small.cf linked/real.cf
 ln -s linked/real.cf link.cf
 expect 0 "$cuckoo" add link.cf zeta
-[ -L link.cf ] || fail "add replaced the symbolic link with a file"
-expect 0 "$cuckoo" query linked/real.cf zeta
+[ -L link.cf ] && fail "add wrote through the symbolic link"
+cmp -s small.cf linked/real.cf || fail "add changed the file a symbolic link named"
+expect 0 "$cuckoo" query link.cf zeta
 ln -s /dev/null null-link  # a tool that replaced the device would only replace this link
 expect 0 "$cuckoo" add -o null-link small.cf eta
 [ -L null-link ] || fail "add -o /dev/null replaced the device"
+echo old > appended.bin
+"$cuckoo" add -o /dev/stdout small.cf eta >> appended.bin || fail "add -o /dev/stdout failed"
+{ "$cuckoo" add -o /dev/stdout small.cf eta; echo TRAILER; } > trailed.bin
+[ "$(head -c 4 appended.bin | od -An -c | tr -d ' ')" = 'old\n' ] || fail "-o /dev/stdout replaced the file >> appends to"
+[ "$(tail -c 8 trailed.bin | od -An -c | tr -d ' ')" = 'TRAILER\n' ] || fail "-o /dev/stdout lost the next command's output"
+cmp -s <(tail -c +5 appended.bin) <(head -c -8 trailed.bin) || fail "-o /dev/stdout wrote different bytes"
 
 # merge: shards built with the same options give every key; mismatches are refused.
 seq 1 3000 | sed 's/^/k/' > all.txt

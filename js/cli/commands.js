@@ -88,8 +88,10 @@ function filterFull(inserted, filter, what) {
   );
 }
 
-// Adds a batch; a key the filter refuses alone (stored 2b times, or jammed) is counted in counts.refused and
-// skipped. Throws filterFull only when the filter is full. Returns the keys stored.
+// Adds a batch; a key the filter refuses alone while it already holds it (stored 2b times, or its buckets
+// jammed by repeated keys) is counted in counts.refused and skipped: the filter answers for it as before.
+// Throws filterFull when the filter is full or refuses a key it does not hold, which would be missing.
+// Returns the keys stored.
 function addBatch(filter, keys, counts, storedBefore, what) {
   let done = 0;
   let stored = 0;
@@ -98,7 +100,7 @@ function addBatch(filter, keys, counts, storedBefore, what) {
     done += inserted;
     stored += inserted;
     if (done === keys.length) break;
-    if (filter.isFull) throw filterFull(storedBefore + stored, filter, what);
+    if (filter.isFull || !filter.has(keys[done])) throw filterFull(storedBefore + stored, filter, what);
     counts.refused++;
     done++;
   }
@@ -108,8 +110,8 @@ function addBatch(filter, keys, counts, storedBefore, what) {
 function reportRefused(counts, filter) {
   if (counts.refused === 0) return;
   process.stderr.write(
-    `cuckoo: ${counts.refused} keys not added: a key is stored at most ${2 * filter.bucketSize} times ` +
-      '(2 x bucket size), and keys whose buckets such copies fill may find no room\n',
+    `cuckoo: ${counts.refused} keys not added again: each is already present, and a key is stored at most ` +
+      `${2 * filter.bucketSize} times (2 x bucket size), fewer where repeated keys fill its buckets\n`,
   );
 }
 

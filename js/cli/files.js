@@ -9,7 +9,6 @@ import {
   lstatSync,
   openSync,
   readFileSync,
-  realpathSync,
   renameSync,
   statSync,
   unlinkSync,
@@ -81,18 +80,18 @@ function newFileMode() {
   return 0o666 & ~process.umask();
 }
 
-// The file a write to file replaces: a symbolic link is followed to the file it names, so that writing
-// through a link changes that file (as any other write through it would) instead of replacing the link.
-// A path that does not exist yet, or a dangling link, is written as named.
-function targetOf(file) {
-  try {
-    return lstatSync(file).isSymbolicLink() ? realpathSync.native(file) : file;
-  } catch {
-    return file;
-  }
+// The descriptor a path names, or -1: /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N. Written
+// through that descriptor, output lands where the shell sent it (appended after `>>`, followed by what
+// the next command writes), where opening the path again would start a new file position, and replacing
+// it would replace the file the descriptor is open on.
+function descriptorNamed(file) {
+  if (file === '/dev/stdout') return 1;
+  if (file === '/dev/stderr') return 2;
+  const m = /^\/(?:dev|proc\/self)\/fd\/(\d{1,8})$/.exec(file);
+  return m ? Number(m[1]) : -1;
 }
 
-// A device or a pipe (/dev/null, /dev/stdout) cannot be replaced, and need not be: it is written into.
+// A device, a pipe or a socket cannot be replaced, and need not be: it is written into.
 function writeInto(file, bytes) {
   let fd;
   try {
@@ -114,31 +113,44 @@ function writeInto(file, bytes) {
 // file keeps an existing file's permissions; an existing file the user may not write is refused. On
 // failure the temporary file is removed, file is untouched, and the Error says why. (Unlike the native
 // tool, which removes it on SIGINT/SIGTERM, a signal arriving during the synchronous write here may leave
-// the hidden temporary file behind; the target is intact either way.) A symbolic link is followed: the
-// file it names is replaced, the link stays. A character device or a pipe is written into, since there is
-// no file to replace.
+// the hidden temporary file behind; the target is intact either way.) A symbolic link is replaced by the
+// new file, never followed. A device, pipe or socket is written into, since there is no file to replace,
+// and a path naming a descriptor (descriptorNamed) is written through it.
 export function writeAtomically(file, bytes) {
-  const target = targetOf(file);
-  const st = statSync(target, { throwIfNoEntry: false });
-  if (st?.isCharacterDevice() || st?.isFIFO()) {
-    writeInto(target, bytes);
-    return;
-  }
   // Each step's failure is worded as the native tool words it.
   const failure = (what, error) => new Error(`${file}: ${what}: ${systemMessage(error)}`);
+  const named = descriptorNamed(file);
+  if (named >= 0) {
+    try {
+      writeAll(named, bytes);
+    } catch (error) {
+      throw failure('cannot write', error);
+    }
+    return;
+  }
+  const followed = statSync(file, { throwIfNoEntry: false });
+  if (followed !== undefined && !followed.isFile() && !followed.isDirectory()) {
+    writeInto(file, bytes);
+    return;
+  }
+  // A symbolic link is replaced, never followed: following it would let whoever made the link choose the
+  // file overwritten (another user's, through a link in a shared directory), where a rename over the link
+  // leaves the file it names alone, and the kernel's rules for shared directories apply to the link.
+  const own = lstatSync(file, { throwIfNoEntry: false });
+  const st = own?.isFile() ? own : undefined;
   // The rename ignores the target's permissions: a file the user may not write is refused, as any other
   // write to it would be.
   if (st !== undefined) {
     try {
-      accessSync(target, constants.W_OK);
+      accessSync(file, constants.W_OK);
     } catch (error) {
       throw failure('cannot write', error);
     }
   }
-  const dir = path.dirname(target);
+  const dir = path.dirname(file);
   // At most kTempStemBytes of the name, so that the temporary name fits NAME_MAX (255) whatever its length
   // (a character cut in two becomes one U+FFFD, 3 bytes at most).
-  const stem = Buffer.from(path.basename(target)).subarray(0, kTempStemBytes).toString();
+  const stem = Buffer.from(path.basename(file)).subarray(0, kTempStemBytes).toString();
   const temp = path.join(dir, `.${stem}.tmp-${randomBytes(6).toString('hex')}`);
   const mode = st === undefined ? newFileMode() : st.mode & 0o7777;
   let fd;
@@ -159,7 +171,7 @@ export function writeAtomically(file, bytes) {
     fd = undefined;
     closeSync(closing);
     step = 'cannot replace';
-    renameSync(temp, target);
+    renameSync(temp, file);
   } catch (error) {
     if (fd !== undefined) closeSync(fd);
     try {

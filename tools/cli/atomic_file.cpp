@@ -8,7 +8,6 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 
@@ -67,33 +66,41 @@ mode_t new_file_mode() {
   return 0666 & ~mask;
 }
 
-// The file a write to path replaces: a symbolic link is followed to the file it names, so that writing
-// through a link changes that file (as any other write through it would) instead of replacing the link.
-// A path that does not exist yet, or a dangling link, is written as named.
-std::string target_of(const std::string& path) {
-  struct stat st;
-  if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return path;
-  char* real = ::realpath(path.c_str(), nullptr);
-  if (real == nullptr) return path;
-  std::string target(real);
-  std::free(real);
-  return target;
+// The descriptor a path names, or -1: /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N. Written
+// through that descriptor, output lands where the shell sent it (appended after `>>`, followed by what
+// the next command writes), where opening the path again would start a new file position, and replacing
+// it would replace the file the descriptor is open on.
+int descriptor_named(const std::string& path) {
+  if (path == "/dev/stdout") return STDOUT_FILENO;
+  if (path == "/dev/stderr") return STDERR_FILENO;
+  for (const char* prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+    const std::string p = prefix;
+    if (path.size() > p.size() && path.compare(0, p.size(), p) == 0 &&
+        path.find_first_not_of("0123456789", p.size()) == std::string::npos && path.size() - p.size() < 9)
+      return std::stoi(path.substr(p.size()));
+  }
+  return -1;
 }
 
-// A device or a pipe (/dev/null, /dev/stdout) cannot be replaced, and need not be: it is written into.
-void write_into(const std::string& path, const uint8_t* data, size_t n) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-  if (fd < 0) throw failure("cannot open", path);
+void write_all(int fd, const uint8_t* data, size_t n, const std::string& path) {
   size_t done = 0;
   while (done < n) {
     const ssize_t put = ::write(fd, data + done, n - done);
     if (put < 0 && errno == EINTR) continue;
-    if (put < 0) {
-      const std::runtime_error error = failure("cannot write", path);
-      ::close(fd);
-      throw error;
-    }
+    if (put < 0) throw failure("cannot write", path);
     done += static_cast<size_t>(put);
+  }
+}
+
+// A device, a pipe or a socket cannot be replaced, and need not be: it is written into.
+void write_into(const std::string& path, const uint8_t* data, size_t n) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) throw failure("cannot open", path);
+  try {
+    write_all(fd, data, n, path);
+  } catch (...) {
+    ::close(fd);
+    throw;
   }
   if (::close(fd) != 0) throw failure("cannot write", path);
 }
@@ -124,20 +131,26 @@ std::vector<uint8_t> read_file(const std::string& path) {
 }
 
 void write_file_atomically(const std::string& path, const uint8_t* data, size_t n) {
-  const std::string target = target_of(path);
-  struct stat st;
-  const bool exists = ::stat(target.c_str(), &st) == 0;
-  if (exists && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))) {
-    write_into(target, data, n);
+  if (const int fd = descriptor_named(path); fd >= 0) {
+    write_all(fd, data, n, path);
     return;
   }
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+    write_into(path, data, n);
+    return;
+  }
+  // A symbolic link is replaced, never followed: following it would let whoever made the link choose the
+  // file overwritten (another user's, through a link in a shared directory), where a rename over the link
+  // leaves the file it names alone, and the kernel's rules for shared directories apply to the link.
+  const bool regular = ::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
   // The rename ignores the target's permissions: a file the user may not write is refused, as any other
   // write to it would be.
-  if (exists && ::access(target.c_str(), W_OK) != 0) throw failure("cannot write", path);
-  const std::string dir = directory_of(target);
+  if (regular && ::access(path.c_str(), W_OK) != 0) throw failure("cannot write", path);
+  const std::string dir = directory_of(path);
   // At most kTempStemBytes of the name, so that the temporary name fits NAME_MAX (255) whatever its length.
-  std::string temp = dir + "/." + base_of(target).substr(0, kTempStemBytes) + ".tmp-XXXXXX";
-  const mode_t mode = exists ? st.st_mode & 07777 : new_file_mode();
+  std::string temp = dir + "/." + base_of(path).substr(0, kTempStemBytes) + ".tmp-XXXXXX";
+  const mode_t mode = regular ? st.st_mode & 07777 : new_file_mode();
   SignalGuard guard(temp);  // the name is completed below; nothing exists to remove before mkstemp
   const int fd = ::mkstemp(temp.data());
   if (fd < 0) throw failure("cannot create a temporary file in " + dir, path);
@@ -164,7 +177,7 @@ void write_file_atomically(const std::string& path, const uint8_t* data, size_t 
     ::unlink(temp.c_str());
     throw error;
   }
-  if (::rename(temp.c_str(), target.c_str()) != 0) {
+  if (::rename(temp.c_str(), path.c_str()) != 0) {
     const std::runtime_error error = failure("cannot replace", path);
     ::unlink(temp.c_str());
     throw error;

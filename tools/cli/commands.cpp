@@ -102,8 +102,10 @@ cuckoo::Options filter_options(const Args& args, std::optional<uint64_t> capacit
                            (f.config().growable ? "" : "; --growable builds a filter that grows"));
 }
 
-// Inserts a batch; a key the filter refuses alone (stored 2b times, or jammed: filter.h) is counted in
-// *refused and skipped. Throws, via filter_full, only when the filter is full. Returns the keys stored.
+// Inserts a batch; a key the filter refuses alone while it already holds it (stored 2b times, or its
+// buckets jammed by repeated keys: filter.h) is counted in *refused and skipped: the filter answers for it
+// as before. Throws, via filter_full, when the filter is full or refuses a key it does not hold, which
+// would be missing. Returns the keys stored.
 uint64_t insert_batch(CuckooFilter& filter, const std::vector<std::string_view>& keys, uint64_t* refused,
                       uint64_t stored_before, const std::string& what) {
   size_t done = 0;
@@ -113,7 +115,7 @@ uint64_t insert_batch(CuckooFilter& filter, const std::vector<std::string_view>&
     done += inserted;
     stored += inserted;
     if (done == keys.size()) break;
-    if (filter.is_full()) filter_full(stored_before + stored, filter, what);
+    if (filter.is_full() || !filter.contains(keys[done])) filter_full(stored_before + stored, filter, what);
     ++*refused;
     ++done;
   }
@@ -123,8 +125,8 @@ uint64_t insert_batch(CuckooFilter& filter, const std::vector<std::string_view>&
 void report_refused(uint64_t refused, const CuckooFilter& filter) {
   if (refused == 0) return;
   std::fprintf(stderr,
-               "cuckoo: %llu keys not added: a key is stored at most %u times (2 x bucket size), and keys "
-               "whose buckets such copies fill may find no room\n",
+               "cuckoo: %llu keys not added again: each is already present, and a key is stored at most %u "
+               "times (2 x bucket size), fewer where repeated keys fill its buckets\n",
                static_cast<unsigned long long>(refused), 2 * filter.config().bucket_size);
 }
 
