@@ -78,8 +78,8 @@ export interface CuckooFilterOptions {
   bucketSize?: 2 | 4 | 8;
   /** Relocations an insert tries before it gives up, 0..2^20 (default 500, as in the paper). It then parks
    * the fingerprint in hand in the victim slot: that insert still returns true, later ones return false
-   * until a delete makes room. A fixed filter below its capacity instead undoes them and refuses the key
-   * alone (see `add`). Very few (0, 1, ...) make inserts fail well before `capacity`. */
+   * until a delete makes room. A fixed filter below the load it was sized for instead undoes them and
+   * refuses the key alone (see `add`). Very few (0, 1, ...) make inserts fail well before `capacity`. */
   maxKicks?: number;
   /** Seeds the key hash and the relocation walk: 0..2^53-1 as a number, 0..2^64-1 as a bigint (default 0).
    * Same keys + options + seed + operation order = the same bytes, natively and in WebAssembly. */
@@ -225,8 +225,9 @@ export declare class CuckooFilter {
    *     a growing one is full only when `maxMemoryBytes` or the level limit forbids another level);
    *   - a key whose two buckets already hold `2 * bucketSize` copies of it (8 at the default bucket size),
    *     alone: other keys still go in;
-   *   - in a fixed filter below its capacity, a key whose relocation walk fails, alone: there a failure
-   *     means a few buckets jammed by repeated or colliding keys, not a full filter;
+   *   - in a fixed filter below the load it was sized for (at least `capacity` keys), a key whose
+   *     relocation walk fails, alone: there a failure means a few buckets jammed by repeated or colliding
+   *     keys (or, rarely, chance in a small filter of 2-entry buckets), not a full filter;
    *   - in a growing filter, a key whose relocation walk fails while the newest level is under half full
    *     (keys crafted to collide), alone, so that such keys cannot make the filter grow again and again.
    * @throws {TypeError} / {RangeError} for an invalid key (see {@link Key}).

@@ -95,8 +95,9 @@ inline uint64_t initial_rng_state(uint64_t seed) { return seed ^ 0x5851F42D4C957
 
 class FilterCore {
  public:
-  // A fixed filter's jam floor (refuse_jams_below) is its capacity: the items at the default target load of
-  // its shape, which sits below the loads where walks of distinct keys start to fail.
+  // A fixed filter's jam floor (refuse_jams_below) is the load it was sized for: its slots times the
+  // default target load of its shape (at least the capacity asked for), which sits below the loads where
+  // walks of distinct keys start to fail, except by rare chance in small tables of 2-entry buckets.
   explicit FilterCore(const Config& config)
       : config_(config),
         hash_u64_(config.seed),
@@ -137,7 +138,7 @@ class FilterCore {
   // A failed relocation walk is undone and the insert refused, instead of parking a victim, while fewer
   // than `items` items are stored: below that load a failure means the key's buckets are jammed (crafted
   // or repeated keys), not that the table is full. 0 never refuses. A growing filter sets it for each
-  // level (and marks it as a level); a fixed filter has its capacity (the constructor).
+  // level (and marks it as a level); a fixed filter has the load it was sized for (the constructor).
   void refuse_jams_below(uint64_t items) {
     jam_floor_ = items;
     is_level_ = true;
@@ -436,8 +437,8 @@ class CuckooCore final : public FilterCore {
   //   (pair_is_closed), unless the pair is the whole table (then it is full, as the paper has it); a
   //   growing filter's level instead fails the walk and grows, as below.
   // - Walks of other keys steer clear of such pairs (steer_clear_of_traps).
-  // - A walk that fails below the jam floor (refuse_jams_below: a fixed filter's capacity, half of a large
-  //   level of a growing filter): its kicks are undone in reverse order and the kick generator rewound, so
+  // - A walk that fails below the jam floor (refuse_jams_below: the load a fixed filter was sized for, half
+  //   of a large level of a growing filter): its kicks are undone in reverse order and the kick generator rewound, so
   //   the table is as it was. Keys that share their buckets with repeated keys get there: two keys stored
   //   2b times each whose pairs share a bucket leave no room in three buckets, which steering cannot
   //   avoid. Past the floor a failed walk parks a victim, as the paper has it.

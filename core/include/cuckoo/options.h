@@ -42,8 +42,9 @@ struct Options {
   // Entries per bucket: 2, 4 or 8.
   unsigned bucket_size = 4;
   // Relocations tried before an insert gives up (paper: 500); at most 2^20. It then parks the last victim
-  // and the filter is full, or, for a fixed filter below its capacity, undoes them and refuses the key
-  // alone (filter.h, insert). Very few (0, 1, ...) make inserts fail well before `capacity`.
+  // and the filter is full, or, for a fixed filter below the load it was sized for, undoes them and
+  // refuses the key alone (filter.h, insert). Very few (0, 1, ...) make inserts fail well before
+  // `capacity`.
   unsigned max_kicks = kDefaultMaxKicks;
   // Seeds the key hash and the relocation random walk. Same keys + options + seed = same bytes.
   uint64_t seed = 0;
