@@ -225,9 +225,10 @@ export declare class CuckooFilter {
    *     a growing one is full only when `maxMemoryBytes` or the level limit forbids another level);
    *   - a key whose two buckets already hold `2 * bucketSize` copies of it (8 at the default bucket size),
    *     alone: other keys still go in;
-   *   - in a fixed filter below the load it was sized for (at least `capacity` keys), a key whose
-   *     relocation walk fails, alone: there a failure means a few buckets jammed by repeated or colliding
-   *     keys (or, rarely, chance in a small filter of 2-entry buckets), not a full filter;
+   *   - in a fixed filter below the load it was sized for (at least `capacity` keys, unless `targetLoad`
+   *     is set higher), a key whose relocation walk fails, alone: there a failure means a few buckets
+   *     jammed by repeated or colliding keys (or, rarely, chance in a small filter of 2-entry buckets),
+   *     not a full filter;
    *   - in a growing filter, a key whose relocation walk fails while the newest level is under half full
    *     (keys crafted to collide), alone, so that such keys cannot make the filter grow again and again.
    * @throws {TypeError} / {RangeError} for an invalid key (see {@link Key}).

@@ -96,8 +96,9 @@ inline uint64_t initial_rng_state(uint64_t seed) { return seed ^ 0x5851F42D4C957
 class FilterCore {
  public:
   // A fixed filter's jam floor (refuse_jams_below) is the load it was sized for: its slots times the
-  // default target load of its shape (at least the capacity asked for), which sits below the loads where
-  // walks of distinct keys start to fail, except by rare chance in small tables of 2-entry buckets.
+  // default target load of its shape (at least the capacity asked for, unless target_load is higher),
+  // which sits below the loads where walks of distinct keys start to fail, except by rare chance in small
+  // tables of 2-entry buckets.
   explicit FilterCore(const Config& config)
       : config_(config),
         hash_u64_(config.seed),

@@ -59,11 +59,11 @@ class CUCKOO_API CuckooFilter {
   // Refused alone (false, nothing changed, later inserts of other keys unaffected): a key whose two buckets
   // already hold 2b copies of it; in a fixed filter also a key whose two full buckets hold only entries
   // that belong to that pair of buckets (another key's 2b copies, say), and, below the load it was sized
-  // for (slots times the default target load of its shape: at least `capacity`), a key whose relocation
-  // walk fails, which there means buckets jammed by repeated or colliding keys (or, rarely, chance in a
-  // small table of 2-entry buckets) rather than a full table; in a growing filter also a key
-  // whose walk fails while the newest level is less than half full (keys crafted to collide), which would
-  // otherwise make it grow. Other keys' relocation walks steer clear of such pairs.
+  // for (slots times the default target load of its shape: at least `capacity` unless target_load is set
+  // higher), a key whose relocation walk fails, which there means buckets jammed by repeated or colliding
+  // keys (or, rarely, chance in a small table of 2-entry buckets) rather than a full table; in a growing
+  // filter also a key whose walk fails while the newest level is less than half full (keys crafted to
+  // collide), which would otherwise make it grow. Other keys' relocation walks steer clear of such pairs.
   bool insert(std::string_view key);
   bool insert(uint64_t key);
   bool insert(const void* data, size_t size);
