@@ -120,6 +120,10 @@ export function writeAtomically(file, bytes) {
   // Each step's failure is worded as the native tool words it.
   const failure = (what, error) => new Error(`${file}: ${what}: ${systemMessage(error)}`);
   const named = descriptorNamed(file);
+  if (named === 1) {
+    writeStdout(bytes); // a reader that went away ends the process by SIGPIPE, as natively
+    return;
+  }
   if (named >= 0) {
     try {
       writeAll(named, bytes);
