@@ -55,8 +55,7 @@ FillResult fill_to_failure(CuckooFilter& filter) {
       // distinct keys get there), or whose walk failed below the filter's capacity (filter_core.h). Skip
       // it, as a caller would, and go on filling.
       const cuckoo::Config& c = filter.config();
-      const auto capacity = static_cast<uint64_t>(static_cast<double>(c.slot_count()) *
-                                                  cuckoo::default_target_load(c.bucket_size, c.fingerprint_bits));
+      const uint64_t capacity = cuckoo::internal::items_at_target_load(c);
       if (!was_full && (filter.count(r.inserted) >= 2 * c.bucket_size || filter.size() < capacity)) {
         ++r.inserted;
         ++r.saturated;

@@ -112,11 +112,7 @@ class ModelRun {
   }
 
   // The items at which a fixed filter stops refusing keys whose walk fails (filter_core.h).
-  uint64_t capacity_items() const {
-    const cuckoo::Config& c = filter_.config();
-    return static_cast<uint64_t>(static_cast<double>(c.slot_count()) *
-                                 cuckoo::default_target_load(c.bucket_size, c.fingerprint_bits));
-  }
+  uint64_t capacity_items() const { return cuckoo::internal::items_at_target_load(filter_.config()); }
 
   bool insert(uint64_t k) {
     switch (rng_() % 3) {

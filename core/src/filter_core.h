@@ -93,6 +93,13 @@ inline bool all_traps(const unsigned char* first, size_t stride, unsigned b) {
 // inserts give the same table bytes natively and in WASM.
 inline uint64_t initial_rng_state(uint64_t seed) { return seed ^ 0x5851F42D4C957F2Dull; }
 
+// The items a table of this shape holds at its default target load: the load a fixed filter is sized for,
+// and at which a growing filter's newest level counts as full.
+inline uint64_t items_at_target_load(const Config& c) {
+  return static_cast<uint64_t>(static_cast<double>(c.slot_count()) *
+                               default_target_load(c.bucket_size, c.fingerprint_bits));
+}
+
 class FilterCore {
  public:
   // A fixed filter's jam floor (refuse_jams_below) is the load it was sized for: its slots times the
@@ -103,10 +110,7 @@ class FilterCore {
       : config_(config),
         hash_u64_(config.seed),
         rng_state_(initial_rng_state(config.seed)),
-        jam_floor_(config.growable ? 0
-                                   : static_cast<uint64_t>(static_cast<double>(config.slot_count()) *
-                                                           default_target_load(config.bucket_size,
-                                                                               config.fingerprint_bits))) {}
+        jam_floor_(config.growable ? 0 : items_at_target_load(config)) {}
   virtual ~FilterCore() = default;
   virtual std::unique_ptr<FilterCore> clone() const = 0;
 

@@ -24,11 +24,7 @@ constexpr bool kFlatLookups = CUCKOO_COMPACT_SHAPES < 2;
 
 // Items at which the newest level counts as full: a fixed filter's target load for its shape. The last
 // few percent before a walk fails cost several times the average insert, and the next level is cheaper.
-uint64_t growth_point(const FilterCore& level) {
-  const Config& c = level.config();
-  return static_cast<uint64_t>(static_cast<double>(c.slot_count()) *
-                               default_target_load(c.bucket_size, c.fingerprint_bits));
-}
+uint64_t growth_point(const FilterCore& level) { return items_at_target_load(level.config()); }
 
 // A batch answered level by level: for each block of kBlock keys, pass k calls
 // answer_level(k, keys, m, found) for the m keys that no earlier pass found, which sets found[0..m). A
