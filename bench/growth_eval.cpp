@@ -466,8 +466,8 @@ std::vector<Rate> interleaved_rates(const GrowthConfig& config, const CuckooFilt
   const InterleavedNewestLevels interleaved(growing);
   for (uint64_t key : positives)
     if (!interleaved.contains(key)) throw std::runtime_error("the interleaved levels lost a key");
-  RoundRates single{"positive lookups, single, the newest two levels interleaved", {}, {}};
-  RoundRates batched{"positive lookups, batched, the newest two levels interleaved", {}, {}};
+  RoundRates single{"present keys, single, the newest two levels interleaved", {}, {}};
+  RoundRates batched{"present keys, batched, the newest two levels interleaved", {}, {}};
   std::vector<uint8_t> out(kBatch);
   auto interleaved_single = [&] {
     uint64_t hits = 0;
