@@ -206,25 +206,48 @@ size_t GrowingCore::insert_many_hashed(const uint64_t* hashes, size_t n) {
   return done;
 }
 
-// Level by level in probe_order_ (answer_by_level). Within a level, each key's buckets are prefetched
+// Level by level in probe_order_, block by block: each pass answers the block's keys not found yet in one
+// level and keeps the rest for the next. Within a pass, each key's buckets are prefetched
 // kPrefetchDistance keys before it is probed, so that their misses overlap. Without prefetching
 // (WebAssembly has none) the passes still help: their probes have no branch on their answers, so the CPU
 // overlaps the misses of many keys by itself, where a key-by-key early exit would mispredict.
 template <unsigned kMaxLoads>
 void GrowingCore::contains_many_flat(const uint64_t* hashes, size_t n, uint8_t* out) const {
-  answer_by_level<LevelKey>(
-      n, out, probe_order_.size(), [&](size_t i) { return level_key(hashes[i]); },
-      [&](size_t k, const LevelKey* keys, size_t m, uint8_t* found) {
-        const LevelView& view = probe_order_[k];
-        constexpr size_t d = kPrefetchDistance;
-        LevelProbe ahead[d];  // ahead[j % d]: key j's probe, its buckets prefetched
-        for (size_t j = 0; j < std::min(m, d); ++j) ahead[j] = prefetch_level(view, keys[j]);
-        for (size_t j = 0; j < m; ++j) {
-          const LevelProbe probe = ahead[j % d];
-          if (j + d < m) ahead[j % d] = prefetch_level(view, keys[j + d]);
-          found[j] = probe_level<kMaxLoads>(view, probe);
-        }
-      });
+  LevelKey pending[kBlock];  // the block's keys not found yet
+  uint32_t where[kBlock];    // their positions in out
+  for (size_t start = 0; start < n; start += kBlock) {
+    size_t m = std::min(n - start, kBlock);
+    for (size_t j = 0; j < m; ++j) {
+      pending[j] = level_key(hashes[start + j]);
+      where[j] = static_cast<uint32_t>(start + j);
+    }
+    for (size_t k = 0; k < probe_order_.size() && m > 0; ++k) {
+      const LevelView& view = probe_order_[k];
+      m = view.loads == 1 ? answer_pass<1>(view, pending, where, m, out)
+                          : answer_pass<kMaxLoads>(view, pending, where, m, out);
+    }
+  }
+}
+
+// One pass of contains_many_flat over a level whose buckets take kLoads loads: writes the answers of the m
+// pending keys to out, moves the keys not found to the front, and returns how many there are.
+template <unsigned kLoads>
+size_t GrowingCore::answer_pass(const LevelView& view, LevelKey* pending, uint32_t* where, size_t m,
+                                 uint8_t* out) {
+  constexpr size_t d = kPrefetchDistance;
+  LevelProbe ahead[d];  // ahead[j % d]: key j's probe, its buckets prefetched
+  for (size_t j = 0; j < std::min(m, d); ++j) ahead[j] = prefetch_level<kLoads>(view, pending[j]);
+  size_t left = 0;  // keys not found move down to `left` (<= j), which the prefetches, at j + d, never read
+  for (size_t j = 0; j < m; ++j) {
+    const LevelProbe probe = ahead[j % d];
+    if (j + d < m) ahead[j % d] = prefetch_level<kLoads>(view, pending[j + d]);
+    const bool hit = probe_level<kLoads, true>(view, probe);
+    out[where[j]] = hit;
+    pending[left] = pending[j];
+    where[left] = where[j];
+    left += !hit;
+  }
+  return left;
 }
 
 void GrowingCore::contains_many_hashed(const uint64_t* hashes, size_t n, uint8_t* out) const {
