@@ -71,7 +71,7 @@ class InterleavedNewestLevels {
   bool contains(uint64_t key) const {
     const LevelKey k = level_key(hash_(key));
     bool hit = probe(0, probe_of(newest_, k)) | probe(1, probe_of(second_, k));
-    for (size_t s = 0; !hit && s < older_.size(); ++s) hit = cuckoo::internal::probe_level<kMaxLoads>(older_[s], k);
+    for (size_t s = 0; !hit && s < older_.size(); ++s) hit = cuckoo::internal::probe_level<kMaxLoads>(older_[s], probe_of(older_[s], k));
     return hit;
   }
 
@@ -122,7 +122,9 @@ class InterleavedNewestLevels {
     const LevelView& v = kWhich == 0 ? newest_ : kWhich == 1 ? second_ : older_[older];
     auto prefetch_key = [&](const LevelKey& key) {
       if constexpr (kWhich == 2) {
-        return cuckoo::internal::prefetch_level(v, key);
+        const LevelProbe p = probe_of(v, key);
+        cuckoo::internal::prefetch_probe(v, p);
+        return p;
       } else {
         const LevelProbe p = probe_of(v, key);
         cuckoo::internal::prefetch(cuckoo::internal::bucket_span(v, first_bit(kWhich, p.index)));

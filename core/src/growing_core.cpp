@@ -141,15 +141,20 @@ LevelKey GrowingCore::level_key(uint64_t hash) const {
 // probed without a branch between them: which of them holds a present key is a coin toss, and a
 // mispredicted branch would discard the loads in flight behind it. Older levels are not prefetched ahead
 // of their probes: a lookup that visits several levels is bound by the probes' instructions more than by
-// their misses.
+// their misses, which is also why each level's probe is a shift of the newest level's (coarsen_probe).
 template <unsigned kMaxLoads>
 bool GrowingCore::contains_flat(const LevelKey& key) const {
+  const LevelView& finest = views_.back();
+  const LevelProbe probe = level_probe(key, finest.bucket_count, finest.level, finest.extra_bits);
+  auto probe_view = [&](const LevelView& v) {
+    return probe_level<kMaxLoads>(v, coarsen_probe(probe, finest.level - v.level, finest.extra_bits - v.extra_bits));
+  };
   const LevelView* view = probe_order_.data();
   const LevelView* const end = view + probe_order_.size();
-  bool hit = probe_level<kMaxLoads>(*view++, key);
+  bool hit = probe_view(*view++);
   if (view == end) return hit;
-  hit |= probe_level<kMaxLoads>(*view++, key);
-  while (!hit && view != end) hit = probe_level<kMaxLoads>(*view++, key);
+  hit |= probe_view(*view++);
+  while (!hit && view != end) hit = probe_view(*view++);
   return hit;
 }
 
@@ -207,44 +212,49 @@ size_t GrowingCore::insert_many_hashed(const uint64_t* hashes, size_t n) {
 }
 
 // Level by level in probe_order_, block by block: each pass answers the block's keys not found yet in one
-// level and keeps the rest for the next. Within a pass, each key's buckets are prefetched
+// level and keeps the rest for the next. A key is kept as its probe in the newest level, from which each
+// pass derives its own (coarsen_probe). Within a pass, each key's buckets are prefetched
 // kPrefetchDistance keys before it is probed, so that their misses overlap. Without prefetching
 // (WebAssembly has none) the passes still help: their probes have no branch on their answers, so the CPU
 // overlaps the misses of many keys by itself, where a key-by-key early exit would mispredict.
 template <unsigned kMaxLoads>
 void GrowingCore::contains_many_flat(const uint64_t* hashes, size_t n, uint8_t* out) const {
-  LevelKey pending[kBlock];  // the block's keys not found yet
-  uint32_t where[kBlock];    // their positions in out
+  const LevelView& finest = views_.back();
+  PendingKey pending[kBlock];  // the block's keys not found yet
   for (size_t start = 0; start < n; start += kBlock) {
     size_t m = std::min(n - start, kBlock);
     for (size_t j = 0; j < m; ++j) {
-      pending[j] = level_key(hashes[start + j]);
-      where[j] = static_cast<uint32_t>(start + j);
+      const LevelProbe p = level_probe(level_key(hashes[start + j]), finest.bucket_count, finest.level,
+                                       finest.extra_bits);
+      pending[j] = {static_cast<uint32_t>(p.index), static_cast<uint32_t>(p.alt), p.fingerprint,
+                    static_cast<uint32_t>(start + j)};
     }
     for (size_t k = 0; k < probe_order_.size() && m > 0; ++k) {
       const LevelView& view = probe_order_[k];
-      m = view.loads == 1 ? answer_pass<1>(view, pending, where, m, out)
-                          : answer_pass<kMaxLoads>(view, pending, where, m, out);
+      const unsigned levels_between = finest.level - view.level, bits_between = finest.extra_bits - view.extra_bits;
+      m = view.loads == 1 ? answer_pass<1>(view, levels_between, bits_between, pending, m, out)
+                          : answer_pass<kMaxLoads>(view, levels_between, bits_between, pending, m, out);
     }
   }
 }
 
-// One pass of contains_many_flat over a level whose buckets take kLoads loads: writes the answers of the m
-// pending keys to out, moves the keys not found to the front, and returns how many there are.
+// One pass of contains_many_flat over a level whose buckets take kLoads loads and which is levels_between
+// levels and bits_between fingerprint bits coarser than the newest: writes the answers of the m pending
+// keys to out, moves the keys not found to the front, and returns how many there are.
 template <unsigned kLoads>
-size_t GrowingCore::answer_pass(const LevelView& view, LevelKey* pending, uint32_t* where, size_t m,
-                                 uint8_t* out) {
+size_t GrowingCore::answer_pass(const LevelView& view, unsigned levels_between, unsigned bits_between,
+                                PendingKey* pending, size_t m, uint8_t* out) {
   constexpr size_t d = kPrefetchDistance;
-  LevelProbe ahead[d];  // ahead[j % d]: key j's probe, its buckets prefetched
-  for (size_t j = 0; j < std::min(m, d); ++j) ahead[j] = prefetch_level<kLoads>(view, pending[j]);
+  auto probe_of = [&](const PendingKey& key) {
+    return coarsen_probe(LevelProbe{key.index, key.alt, key.fingerprint}, levels_between, bits_between);
+  };
+  for (size_t j = 0; j < std::min(m, d); ++j) prefetch_probe<kLoads>(view, probe_of(pending[j]));
   size_t left = 0;  // keys not found move down to `left` (<= j), which the prefetches, at j + d, never read
   for (size_t j = 0; j < m; ++j) {
-    const LevelProbe probe = ahead[j % d];
-    if (j + d < m) ahead[j % d] = prefetch_level<kLoads>(view, pending[j + d]);
-    const bool hit = probe_level<kLoads, true>(view, probe);
-    out[where[j]] = hit;
+    if (j + d < m) prefetch_probe<kLoads>(view, probe_of(pending[j + d]));
+    const bool hit = probe_level<kLoads, true>(view, probe_of(pending[j]));
+    out[pending[j].where] = hit;
     pending[left] = pending[j];
-    where[left] = where[j];
     left += !hit;
   }
   return left;

@@ -98,8 +98,13 @@ class GrowingCore final : public FilterCore {
   bool contains_flat(const LevelKey& key) const;
   template <unsigned kMaxLoads>
   void contains_many_flat(const uint64_t* hashes, size_t n, uint8_t* out) const;
+  // A key of a batch lookup: its probe in the newest level, and its position in the answers.
+  struct PendingKey {
+    uint32_t index, alt, fingerprint, where;
+  };
   template <unsigned kLoads>
-  static size_t answer_pass(const LevelView& view, LevelKey* pending, uint32_t* where, size_t m, uint8_t* out);
+  static size_t answer_pass(const LevelView& view, unsigned levels_between, unsigned bits_between,
+                            PendingKey* pending, size_t m, uint8_t* out);
 
   std::vector<std::unique_ptr<FilterCore>> levels_;  // levels_[s] is level s; the newest is last
   BucketHasher level0_hasher_;                        // level 0's hashing, for level_key()

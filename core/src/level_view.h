@@ -108,9 +108,13 @@ CUCKOO_INLINE bool probe_level(const LevelView& v, const LevelProbe& p) {
   return hit;
 }
 
-template <unsigned kMaxLoads>
-CUCKOO_INLINE bool probe_level(const LevelView& v, const LevelKey& key) {
-  return probe_level<kMaxLoads>(v, level_probe(key, v.bucket_count, v.level, v.extra_bits));
+// A key's probe in any level, from its probe in a finer one: by the nesting lemma (docs/growth.md) a
+// coarser level's buckets are the finer level's shifted right by the levels between them, and its
+// fingerprint the finer one's shifted right by the extra bits between them. Lookups compute the probe of
+// the newest level once per key and derive the others with three shifts instead of level_probe's
+// product.
+CUCKOO_INLINE LevelProbe coarsen_probe(const LevelProbe& finer, unsigned levels_between, unsigned bits_between) {
+  return {finer.index >> levels_between, finer.alt >> levels_between, finer.fingerprint >> bits_between};
 }
 
 // The first and the last byte match_bucket loads for the bucket starting at bit `first`. kLoads, when
@@ -121,13 +125,11 @@ CUCKOO_INLINE ByteSpan bucket_span(const LevelView& v, uint64_t first) {
   return {v.table + (first >> 3), v.table + ((first + last_load) >> 3) + 7};
 }
 
-// Prefetches the cache lines of the key's two buckets in the level; returns the probe, for probe_level.
+// Prefetches the cache lines of the probe's two buckets in the level.
 template <unsigned kLoads = 0>
-CUCKOO_INLINE LevelProbe prefetch_level(const LevelView& v, const LevelKey& key) {
-  const LevelProbe p = level_probe(key, v.bucket_count, v.level, v.extra_bits);
+CUCKOO_INLINE void prefetch_probe(const LevelView& v, const LevelProbe& p) {
   prefetch(bucket_span<kLoads>(v, p.index * v.bucket_bits));
   prefetch(bucket_span<kLoads>(v, p.alt * v.bucket_bits));
-  return p;
 }
 
 }  // namespace cuckoo::internal
