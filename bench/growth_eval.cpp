@@ -17,8 +17,7 @@
 //      also bounds on present-key lookups: of any stack of levels, by an oracle that knows where each key
 //      is (oracle_rates()), and of designs that move entries when they grow, level stacks included, with
 //      the memory each needs at least (moving_design_rates()); and present-key lookups by the level that
-//      holds the key (rates_by_level()), which show where the time goes, and present-key lookups of a
-//      design that keeps the two newest levels in one table (interleaved_rates()).
+//      holds the key (rates_by_level()), which show where the time goes.
 //
 // Usage: growth_eval [--full] [--out DIR] [--initial N] [--growth X] [--fpr A,B] [--queries N] [--rounds N]
 //                    [--growing-max-kicks N]  (an experiment: a shorter relocation walk for the growing filter
@@ -42,7 +41,6 @@
 #include <cuckoo/options.h>
 
 #include "growth_eval.h"
-#include "interleaved_levels.h"
 #include "keys.h"
 #include "machine_info.h"
 #include "report.h"
@@ -458,41 +456,6 @@ std::vector<Rate> rates_by_level(const GrowthConfig& config, const CuckooFilter&
   return out;
 }
 
-// Present-key lookups of a design that keeps the two newest levels in one table, block by block, so that a
-// key's buckets in both sit side by side (interleaved_levels.h), against the fixed filter on the same keys.
-std::vector<Rate> interleaved_rates(const GrowthConfig& config, const CuckooFilter& growing, const CuckooFilter& fixed,
-                                    const std::vector<uint64_t>& positives) {
-  if (growing.levels() < 3 || growing.config().bucket_size != 4) return {};
-  const InterleavedNewestLevels interleaved(growing);
-  for (uint64_t key : positives)
-    if (!interleaved.contains(key)) throw std::runtime_error("the interleaved levels lost a key");
-  RoundRates single{"present keys, single, the newest two levels interleaved", {}, {}};
-  RoundRates batched{"present keys, batched, the newest two levels interleaved", {}, {}};
-  std::vector<uint8_t> out(kBatch);
-  auto interleaved_single = [&] {
-    uint64_t hits = 0;
-    Timer timer;
-    for (uint64_t key : positives) hits += interleaved.contains(key);
-    const double seconds = timer.seconds();
-    consume(hits);
-    return mops(positives.size(), seconds);
-  };
-  auto interleaved_batched = [&] {
-    uint64_t hits = 0;
-    Timer timer;
-    for (size_t start = 0; start < positives.size(); start += kBatch) {
-      const size_t m = std::min(kBatch, positives.size() - start);
-      interleaved.contains_many(positives.data() + start, m, out.data());
-      for (size_t i = 0; i < m; ++i) hits += out[i];
-    }
-    const double seconds = timer.seconds();
-    consume(hits);
-    return mops(positives.size(), seconds);
-  };
-  time_bound_against_fixed(config, fixed, positives, interleaved_single, interleaved_batched, &single, &batched);
-  return {single.summary(), batched.summary()};
-}
-
 // An upper bound on the present-key lookups, and a lower bound on the memory, of a design that moves
 // entries into the new table when it grows (an expanding table, as InfiniFilter and taffy filters do), so
 // that more than half of the keys live in the table probed first. A move takes one bit of the bucket index
@@ -627,7 +590,6 @@ std::vector<Rate> measure_rates(const GrowthConfig& config, double fpr, const Ke
       for (const Rate& rate : oracle_rates(config, *growing, *fixed, keys, full_at, rng)) out.push_back(rate);
       for (const Rate& rate : moving_design_rates(config, *growing, *fixed, keys, items, rng)) out.push_back(rate);
       for (const Rate& rate : rates_by_level(config, *growing, *fixed, keys, full_at, rng)) out.push_back(rate);
-      for (const Rate& rate : interleaved_rates(config, *growing, *fixed, positives)) out.push_back(rate);
     }
     progress("\r[fpr %g] lookups, %s: done   ", fpr, state);
   }
