@@ -147,7 +147,8 @@ bool GrowingCore::contains_flat(const LevelKey& key) const {
   const LevelView& finest = views_.back();
   const LevelProbe probe = level_probe(key, finest.bucket_count, finest.level, finest.extra_bits);
   auto probe_view = [&](const LevelView& v) {
-    return probe_level<kMaxLoads>(v, coarsen_probe(probe, finest.level - v.level, finest.extra_bits - v.extra_bits));
+    const LevelProbe p = coarsen_probe(probe, finest.level - v.level, finest.extra_bits - v.extra_bits);
+    return has_whole_byte_buckets(v) ? probe_level<1, true, true>(v, p) : probe_level<kMaxLoads>(v, p);
   };
   const LevelView* view = probe_order_.data();
   const LevelView* const end = view + probe_order_.size();
@@ -232,8 +233,9 @@ void GrowingCore::contains_many_flat(const uint64_t* hashes, size_t n, uint8_t* 
     for (size_t k = 0; k < probe_order_.size() && m > 0; ++k) {
       const LevelView& view = probe_order_[k];
       const unsigned levels_between = finest.level - view.level, bits_between = finest.extra_bits - view.extra_bits;
-      m = view.loads == 1 ? answer_pass<1>(view, levels_between, bits_between, pending, m, out)
-                          : answer_pass<kMaxLoads>(view, levels_between, bits_between, pending, m, out);
+      m = has_whole_byte_buckets(view) ? answer_pass<1, true>(view, levels_between, bits_between, pending, m, out)
+          : view.loads == 1      ? answer_pass<1>(view, levels_between, bits_between, pending, m, out)
+                                 : answer_pass<kMaxLoads>(view, levels_between, bits_between, pending, m, out);
     }
   }
 }
@@ -241,9 +243,12 @@ void GrowingCore::contains_many_flat(const uint64_t* hashes, size_t n, uint8_t* 
 // One pass of contains_many_flat over a level whose buckets take kLoads loads and which is levels_between
 // levels and bits_between fingerprint bits coarser than the newest: writes the answers of the m pending
 // keys to out, moves the keys not found to the front, and returns how many there are.
-template <unsigned kLoads>
-size_t GrowingCore::answer_pass(const LevelView& view, unsigned levels_between, unsigned bits_between,
+template <unsigned kLoads, bool kWholeBytes>
+size_t GrowingCore::answer_pass(const LevelView& level, unsigned levels_between, unsigned bits_between,
                                 PendingKey* pending, size_t m, uint8_t* out) {
+  // A copy the loop can keep in registers: its stores through `out` (bytes, which may alias anything)
+  // would otherwise make the compiler reload the view's fields on every key.
+  const LevelView view = level;
   constexpr size_t d = kPrefetchDistance;
   auto probe_of = [&](const PendingKey& key) {
     return coarsen_probe(LevelProbe{key.index, key.alt, key.fingerprint}, levels_between, bits_between);
@@ -252,7 +257,7 @@ size_t GrowingCore::answer_pass(const LevelView& view, unsigned levels_between, 
   size_t left = 0;  // keys not found move down to `left` (<= j), which the prefetches, at j + d, never read
   for (size_t j = 0; j < m; ++j) {
     if (j + d < m) prefetch_probe<kLoads>(view, probe_of(pending[j + d]));
-    const bool hit = probe_level<kLoads, true>(view, probe_of(pending[j]));
+    const bool hit = probe_level<kLoads, true, kWholeBytes>(view, probe_of(pending[j]));
     out[pending[j].where] = hit;
     pending[left] = pending[j];
     left += !hit;

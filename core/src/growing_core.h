@@ -102,7 +102,7 @@ class GrowingCore final : public FilterCore {
   struct PendingKey {
     uint32_t index, alt, fingerprint, where;
   };
-  template <unsigned kLoads>
+  template <unsigned kLoads, bool kWholeBytes = false>
   static size_t answer_pass(const LevelView& view, unsigned levels_between, unsigned bits_between,
                             PendingKey* pending, size_t m, uint8_t* out);
 

@@ -40,9 +40,12 @@ inline bool has_flat_layout(const Config& level) {
 inline LevelView make_level_view(const FilterCore& core, unsigned level) {
   const Config& c = core.config();
   const unsigned f = c.fingerprint_bits;
-  // One load covers the bucket when its fields and the sub-byte shift fit 64 bits, or when the bucket is
-  // exactly 64 bits (f = 16 at b = 4): then every bucket starts on a byte and there is no shift.
-  const bool one_load = c.bucket_size * f <= 57 || c.bucket_size * f == 64;
+  // One load covers the bucket when its fields and the sub-byte shift fit 64 bits. Buckets start at
+  // multiples of b * f bits, so the shifts are the multiples of gcd(b * f, 8) below 8 (none when buckets
+  // are whole bytes): b * f = 60 (f = 15 at b = 4) shifts by 0 or 4, and fits.
+  const unsigned bucket_bits = c.bucket_size * f;
+  const unsigned max_shift = bucket_bits % 8 == 0 ? 0 : 8 - (bucket_bits & (0u - bucket_bits));
+  const bool one_load = bucket_bits + max_shift <= 64;
   const unsigned fields = one_load ? c.bucket_size : 2;
   LevelView v;
   v.table = core.table_data();
@@ -97,11 +100,31 @@ CUCKOO_INLINE uint64_t match_either(const LevelView& v, uint64_t a, uint64_t b, 
 #endif
 }
 
-// Whether the level holds the key, in its table or as its victim.
-template <unsigned kMaxLoads, bool kExact = false>
+// Whether the level's buckets are whole bytes and one load each: then probes load them by their byte
+// addresses, with no shift (match_either_bytes).
+CUCKOO_INLINE bool has_whole_byte_buckets(const LevelView& v) { return v.loads == 1 && v.bucket_bits % 8 == 0; }
+
+// match_either for a level with has_whole_byte_buckets().
+CUCKOO_INLINE uint64_t match_either_bytes(const LevelView& v, uint64_t a, uint64_t b, uint64_t pattern) {
+  const uint64_t bucket_bytes = v.bucket_bits / 8;
+  const uint8_t* first_a = v.table + a * bucket_bytes;
+  const uint8_t* first_b = v.table + b * bucket_bytes;
+#if CUCKOO_HAVE_SSE2
+  const __m128i x = _mm_xor_si128(load_2x64(first_a, first_b), _mm_set1_epi64x(static_cast<long long>(pattern)));
+  return any_zero_field_2x64(x, v.lo, v.hi);
+#else
+  return (zero_field_marks(load_u64(first_a) ^ pattern, v.lo) | zero_field_marks(load_u64(first_b) ^ pattern, v.lo)) &
+         v.hi;
+#endif
+}
+
+// Whether the level holds the key, in its table or as its victim. kWholeBytes promises
+// has_whole_byte_buckets(v).
+template <unsigned kMaxLoads, bool kExact = false, bool kWholeBytes = false>
 CUCKOO_INLINE bool probe_level(const LevelView& v, const LevelProbe& p) {
   const uint64_t pattern = uint64_t{p.fingerprint} * opaque(v.lo);
-  bool hit = match_either<kMaxLoads, kExact>(v, p.index * v.bucket_bits, p.alt * v.bucket_bits, pattern) != 0;
+  bool hit = (kWholeBytes ? match_either_bytes(v, p.index, p.alt, pattern)
+                          : match_either<kMaxLoads, kExact>(v, p.index * v.bucket_bits, p.alt * v.bucket_bits, pattern)) != 0;
   const Victim& victim = *v.victim;
   if (__builtin_expect(p.fingerprint == victim.fingerprint, false))
     hit |= victim.used & ((victim.index == p.index) | (victim.index == p.alt));
