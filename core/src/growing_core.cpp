@@ -141,13 +141,11 @@ LevelKey GrowingCore::level_key(uint64_t hash) const {
 // probed without a branch between them: which of them holds a present key is a coin toss, and a
 // mispredicted branch would discard the loads in flight behind it. Older levels are not prefetched ahead
 // of their probes: a lookup that visits several levels is bound by the probes' instructions more than by
-// their misses, which is also why each level's probe is a shift of the newest level's (coarsen_probe).
+// their misses.
 template <unsigned kMaxLoads>
 bool GrowingCore::contains_flat(const LevelKey& key) const {
-  const LevelView& finest = views_.back();
-  const LevelProbe probe = level_probe(key, finest.bucket_count, finest.level, finest.extra_bits);
   auto probe_view = [&](const LevelView& v) {
-    const LevelProbe p = coarsen_probe(probe, finest.level - v.level, finest.extra_bits - v.extra_bits);
+    const LevelProbe p = level_probe(key, v.bucket_count, v.level, v.extra_bits);
     return has_whole_byte_buckets(v) ? probe_level<1, true, true>(v, p) : probe_level<kMaxLoads>(v, p);
   };
   const LevelView* view = probe_order_.data();
