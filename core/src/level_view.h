@@ -7,9 +7,10 @@
 //
 // It reads the packed table's layout (packed_table.h: entry j of bucket i is the f-bit field at bit
 // (i * b + j) * f) a whole bucket per 64-bit load where one fits, else two entries per load, which holds
-// for f <= 28, where two fields and the load's sub-byte shift fit in 64 bits. A growing filter with a wider
-// level or with semi-sorted levels is probed through its levels' CuckooCores instead (has_flat_layout()
-// says which).
+// for f <= 28, where two fields and the load's sub-byte shift fit in 64 bits. Buckets that are whole bytes
+// are loaded by their byte address, without a shift. On x86-64 a probe tests a key's two buckets at once,
+// in the two lanes of an SSE2 register. A growing filter with a wider level or with semi-sorted levels is
+// probed through its levels' CuckooCores instead (has_flat_layout() says which).
 #pragma once
 
 #include <cstdint>
