@@ -13,7 +13,7 @@ namespace {
 constexpr size_t kBlock = 256;
 // How many keys ahead of the one being probed a level pass prefetches. A burst of a whole block's
 // prefetches fills the line-fill buffers and stalls; a rolling window keeps about as many misses in flight
-// as the core can track, and its probes are computed once, for the prefetch, and kept for the probe.
+// as the core can track.
 constexpr size_t kPrefetchDistance = 16;
 // Levels this small grow instead of refusing a failed walk: a jam below half load is ordinary chance in a
 // handful of buckets, and growing past them costs little memory.
