@@ -288,15 +288,20 @@ class CuckooCore final : public FilterCore {
   }
 
   // Back to the state of a new filter with this configuration, kick generator included, so that the
-  // same inserts after clear() write the same bytes as into a fresh filter.
+  // same inserts after clear() write the same bytes as into a fresh filter, and its memory: the kick log
+  // is released too.
   void clear() override {
     table_.clear();
     restore_state(0, Victim{}, initial_rng_state(config_.seed));
+    std::vector<Kick>().swap(kicks_);
   }
 
   const uint8_t* table_data() const override { return table_.data(); }
   uint8_t* table_data() override { return table_.data(); }
-  size_t allocated_bytes() const override { return table_.allocated_bytes() + sizeof(*this); }
+  // The table, this object, and the kick log once a walk has reserved it (max_kicks entries).
+  size_t allocated_bytes() const override {
+    return table_.allocated_bytes() + sizeof(*this) + kicks_.capacity() * sizeof(Kick);
+  }
   uint64_t count_entries() const override { return table_.count_entries(); }
   bool validate_table(std::string* why) const override { return table_.validate(why); }
   bool has_empty_entry(uint64_t bucket) const override { return table_.count(bucket, 0) != 0; }

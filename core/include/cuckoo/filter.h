@@ -135,7 +135,8 @@ class CUCKOO_API CuckooFilter {
                                         // fixed filter, the sum over its levels for a growing one
   double load_factor() const;         // size / slot_count (just above 1 if every slot and the victim are used)
   double bits_per_item() const;       // table bits (all levels) / size (infinity when empty)
-  size_t memory_bytes() const;        // bytes this filter allocated (table + fixed overhead)
+  size_t memory_bytes() const;        // bytes this filter allocated: tables, fixed overhead, and the
+                                      // relocation log (max_kicks x 16 bytes) once an insert needed one
   const Config& config() const;
 
   // The 64-bit key hash that everything else derives from (docs/hashing.md).
