@@ -33,19 +33,19 @@ uint64_t growth_point(const FilterCore& level) { return items_at_target_load(lev
 template <typename Key, typename KeyOf, typename AnswerLevel>
 void answer_by_level(size_t n, uint8_t* out, size_t levels, KeyOf key_of, AnswerLevel answer_level) {
   Key pending[kBlock];  // the keys not found yet
-  uint32_t where[kBlock];  // their positions in out
+  uint32_t where[kBlock];  // their positions in the block
   uint8_t found[kBlock];
   for (size_t start = 0; start < n; start += kBlock) {
     size_t m = std::min(n - start, kBlock);
     for (size_t j = 0; j < m; ++j) {
       pending[j] = key_of(start + j);
-      where[j] = static_cast<uint32_t>(start + j);
+      where[j] = static_cast<uint32_t>(j);
     }
     for (size_t k = 0; k < levels && m > 0; ++k) {
       answer_level(k, pending, m, found);
       size_t left = 0;
       for (size_t j = 0; j < m; ++j) {
-        out[where[j]] = found[j];
+        out[start + where[j]] = found[j];
         pending[left] = pending[j];
         where[left] = where[j];
         left += found[j] == 0;
@@ -226,21 +226,23 @@ void GrowingCore::contains_many_flat(const uint64_t* hashes, size_t n, uint8_t* 
       const LevelProbe p = level_probe(level_key(hashes[start + j]), finest.bucket_count, finest.level,
                                        finest.extra_bits);
       pending[j] = {static_cast<uint32_t>(p.index), static_cast<uint32_t>(p.alt), p.fingerprint,
-                    static_cast<uint32_t>(start + j)};
+                    static_cast<uint32_t>(j)};
     }
+    uint8_t* const block_out = out + start;
     for (size_t k = 0; k < probe_order_.size() && m > 0; ++k) {
       const LevelView& view = probe_order_[k];
       const unsigned levels_between = finest.level - view.level, bits_between = finest.extra_bits - view.extra_bits;
-      m = has_whole_byte_buckets(view) ? answer_pass<1, true>(view, levels_between, bits_between, pending, m, out)
-          : view.loads == 1      ? answer_pass<1>(view, levels_between, bits_between, pending, m, out)
-                                 : answer_pass<kMaxLoads>(view, levels_between, bits_between, pending, m, out);
+      m = has_whole_byte_buckets(view)
+              ? answer_pass<1, true>(view, levels_between, bits_between, pending, m, block_out)
+          : view.loads == 1 ? answer_pass<1>(view, levels_between, bits_between, pending, m, block_out)
+                            : answer_pass<kMaxLoads>(view, levels_between, bits_between, pending, m, block_out);
     }
   }
 }
 
 // One pass of contains_many_flat over a level whose buckets take kLoads loads and which is levels_between
 // levels and bits_between fingerprint bits coarser than the newest: writes the answers of the m pending
-// keys to out, moves the keys not found to the front, and returns how many there are.
+// keys to out (the block's answers), moves the keys not found to the front, and returns how many there are.
 template <unsigned kLoads, bool kWholeBytes>
 size_t GrowingCore::answer_pass(const LevelView& level, unsigned levels_between, unsigned bits_between,
                                 PendingKey* pending, size_t m, uint8_t* out) {

@@ -98,7 +98,7 @@ class GrowingCore final : public FilterCore {
   bool contains_flat(const LevelKey& key) const;
   template <unsigned kMaxLoads>
   void contains_many_flat(const uint64_t* hashes, size_t n, uint8_t* out) const;
-  // A key of a batch lookup: its probe in the newest level, and its position in the answers.
+  // A key of a batch lookup: its probe in the newest level, and its position in its block.
   struct PendingKey {
     uint32_t index, alt, fingerprint, where;
   };

@@ -124,8 +124,10 @@ CUCKOO_INLINE uint64_t match_either_bytes(const LevelView& v, uint64_t a, uint64
 template <unsigned kMaxLoads, bool kExact = false, bool kWholeBytes = false>
 CUCKOO_INLINE bool probe_level(const LevelView& v, const LevelProbe& p) {
   const uint64_t pattern = uint64_t{p.fingerprint} * opaque(v.lo);
-  bool hit = (kWholeBytes ? match_either_bytes(v, p.index, p.alt, pattern)
-                          : match_either<kMaxLoads, kExact>(v, p.index * v.bucket_bits, p.alt * v.bucket_bits, pattern)) != 0;
+  const uint64_t found = kWholeBytes ? match_either_bytes(v, p.index, p.alt, pattern)
+                                     : match_either<kMaxLoads, kExact>(v, p.index * v.bucket_bits,
+                                                                       p.alt * v.bucket_bits, pattern);
+  bool hit = found != 0;
   const Victim& victim = *v.victim;
   if (__builtin_expect(p.fingerprint == victim.fingerprint, false))
     hit |= victim.used & ((victim.index == p.index) | (victim.index == p.alt));
@@ -134,8 +136,8 @@ CUCKOO_INLINE bool probe_level(const LevelView& v, const LevelProbe& p) {
 
 // A key's probe in any level, from its probe in a finer one: by the nesting lemma (docs/growth.md) a
 // coarser level's buckets are the finer level's shifted right by the levels between them, and its
-// fingerprint the finer one's shifted right by the extra bits between them. Lookups compute the probe of
-// the newest level once per key and derive the others with three shifts instead of level_probe's
+// fingerprint the finer one's shifted right by the extra bits between them. Batched lookups keep each
+// key as its probe in the newest level and derive the others with three shifts instead of level_probe's
 // product.
 CUCKOO_INLINE LevelProbe coarsen_probe(const LevelProbe& finer, unsigned levels_between, unsigned bits_between) {
   return {finer.index >> levels_between, finer.alt >> levels_between, finer.fingerprint >> bits_between};
