@@ -288,12 +288,11 @@ class CuckooCore final : public FilterCore {
   }
 
   // Back to the state of a new filter with this configuration, kick generator included, so that the
-  // same inserts after clear() write the same bytes as into a fresh filter, and its memory: the kick log
-  // is released too.
+  // same inserts after clear() write the same bytes as into a fresh filter. Allocations are kept: the
+  // table, and the kick log if a walk has reserved it.
   void clear() override {
     table_.clear();
     restore_state(0, Victim{}, initial_rng_state(config_.seed));
-    std::vector<Kick>().swap(kicks_);
   }
 
   const uint8_t* table_data() const override { return table_.data(); }
