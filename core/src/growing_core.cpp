@@ -26,10 +26,11 @@ constexpr bool kFlatLookups = CUCKOO_COMPACT_SHAPES < 2;
 // few percent before a walk fails cost several times the average insert, and the next level is cheaper.
 uint64_t growth_point(const FilterCore& level) { return items_at_target_load(level.config()); }
 
-// A batch answered level by level: for each block of kBlock keys, pass k calls
-// answer_level(k, keys, m, found) for the m keys that no earlier pass found, which sets found[0..m). A
-// present key is usually found in the first level or two, so positive lookups cost about two levels'
-// probes whatever the level count; absent keys are probed in every level.
+// A batch answered level by level through the levels' own batch lookups (levels that have no LevelView):
+// for each block of kBlock keys, pass k calls answer_level(k, keys, m, found) for the m keys that no
+// earlier pass found, which sets found[0..m). A present key is usually found in the first level or two,
+// so positive lookups cost about two levels' probes whatever the level count; absent keys are probed in
+// every level. contains_many_flat does the same with the answering and the narrowing in one loop.
 template <typename Key, typename KeyOf, typename AnswerLevel>
 void answer_by_level(size_t n, uint8_t* out, size_t levels, KeyOf key_of, AnswerLevel answer_level) {
   Key pending[kBlock];  // the keys not found yet
