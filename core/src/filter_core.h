@@ -447,10 +447,10 @@ class CuckooCore final : public FilterCore {
   //   growing filter's level instead fails the walk and grows, as below.
   // - Walks of other keys steer clear of such pairs (steer_clear_of_traps).
   // - A walk that fails below the jam floor (refuse_jams_below: the load a fixed filter was sized for, half
-  //   of a large level of a growing filter): its kicks are undone in reverse order and the kick generator rewound, so
-  //   the table is as it was. Keys that share their buckets with repeated keys get there: two keys stored
-  //   2b times each whose pairs share a bucket leave no room in three buckets, which steering cannot
-  //   avoid. Past the floor a failed walk parks a victim, as the paper has it.
+  //   of a large level of a growing filter): its kicks are undone in reverse order and the kick generator
+  //   rewound, so the table is as it was. Keys that share their buckets with repeated keys get there: two
+  //   keys stored 2b times each whose pairs share a bucket leave no room in three buckets, which steering
+  //   cannot avoid. Past the floor a failed walk parks a victim, as the paper has it.
   CUCKOO_NOINLINE bool walk(uint64_t i, uint64_t alt, uint32_t fp, bool new_key) {
     const unsigned b = slots();
     if (new_key && table_.count(i, fp) + table_.count(alt, fp) == 2 * b) return false;
