@@ -151,9 +151,30 @@ test('cli: --capacity 0 is refused alike, with or without --growable', { skip: !
     const n = native(['build', '-q', '-o', 'zero.cf', ...args, 'lf.txt']);
     assert.deepEqual(js(['build', '-q', '-o', 'zero.cf', ...args, 'lf.txt']), n, args.join(' '));
     assert.equal(n.status, 2);
-    assert.match(n.stderr, /^cuckoo: build: capacity must be at least 1 \(got 0\)$/m);
+    assert.match(n.stderr, /^cuckoo: build: --capacity must be at least 1 \(got 0\)$/m);
   }
   assert.ok(!existsSync(at('zero.cf')));
+});
+
+test('cli: option errors name the options as the command line spells them, alike in both tools', { skip: !haveNative && `no native tool at ${nativeCli}` }, () => {
+  const cases = [
+    [['-b', '3'], /^cuckoo: build: --bucket-size must be 2, 4 or 8 \(got 3\)$/m],
+    [['-b', '9999999999'], /^cuckoo: build: --bucket-size must be an integer in 0\.\.2\^32-1, decimal or 0x hex \(got '9999999999'\)$/m],
+    [['--fingerprint-bits', '4294967296'], /--fingerprint-bits must be an integer in 0\.\.2\^32-1/],
+    [['--fingerprint-bits', '4294967295'], /^cuckoo: build: --fingerprint-bits must be in 4\.\.32 \(got 4294967295\)$/m],
+    [['--fpr', '0.01', '-f', '8'], /^cuckoo: build: set either --fpr or --fingerprint-bits, not both \(got --fpr 0\.01 and --fingerprint-bits 8\)$/m],
+    [['--semi-sort', '-b', '8'], /^cuckoo: build: --semi-sort requires --bucket-size 4 \(got 8\)$/m],
+    [['-g', '-f', '30'], /^cuckoo: build: a growable filter's --fingerprint-bits must be at most 28 \(got 30\)/m],
+  ];
+  for (const [args, message] of cases) {
+    const n = native(['build', '-q', '-o', 'bad.cf', '--capacity', '100', ...args, 'lf.txt']);
+    const j = js(['build', '-q', '-o', 'bad.cf', '--capacity', '100', ...args, 'lf.txt']);
+    const firstLine = (r) => r.stderr.split('\n')[0]; // a usage line follows, naming each program
+    assert.equal(firstLine(j), firstLine(n), args.join(' '));
+    assert.deepEqual([n.status, j.status], [2, 2], args.join(' '));
+    assert.match(n.stderr, message);
+  }
+  assert.ok(!existsSync(at('bad.cf')));
 });
 
 test('cli: a reader that goes away ends the output quietly, by SIGPIPE as natively', { skip: !haveNative && `no native tool at ${nativeCli}` }, () => {
@@ -320,7 +341,7 @@ test('cli: add and delete are atomic: a full filter or an absent key leaves the 
 
 test('cli: errors are clear, exit 2 and leave no output', () => {
   const cases = [
-    [['build', '-o', 'bad.cf', '--fpr', '2', 'lf.txt'], /cuckoo: build: fpr must be in \(0, 1\) \(got 2\)/],
+    [['build', '-o', 'bad.cf', '--fpr', '2', 'lf.txt'], /cuckoo: build: --fpr must be in \(0, 1\) \(got 2\)/],
     [['build', '-o', 'bad.cf', '--seed', '-1', 'lf.txt'], /--seed must be an integer/],
     [['build', '-o', 'bad.cf', '--capacity', '10', 'no-such.txt'], /no-such\.txt: cannot open/],
     [['build', '-o', 'bad.cf', '--frobnicate', 'lf.txt'], /unknown option --frobnicate/],

@@ -61,17 +61,26 @@ export function parseArgs(argv, spec) {
   return args;
 }
 
-const kMaxU64 = (1n << 64n) - 1n;
-
-// An integer in 0..2^64-1, decimal or 0x hex, as a bigint; undefined if the option was not given.
-export function u64(args, name) {
+// An integer in 0..max, decimal or 0x hex, as a bigint; undefined if the option was not given.
+function integer(args, name, max, range) {
   const s = args.values.get(name);
   if (s === undefined) return undefined;
   if (/^(0[xX][0-9a-fA-F]+|[0-9]+)$/.test(s)) {
     const v = BigInt(s);
-    if (v <= kMaxU64) return v;
+    if (v <= max) return v;
   }
-  throw new UsageError(`--${name} must be an integer in 0..2^64-1, decimal or 0x hex (got '${s}')`);
+  throw new UsageError(`--${name} must be an integer in ${range}, decimal or 0x hex (got '${s}')`);
+}
+
+// An integer in 0..2^64-1, as a bigint; undefined if the option was not given.
+export function u64(args, name) {
+  return integer(args, name, (1n << 64n) - 1n, '0..2^64-1');
+}
+
+// An integer in 0..2^32-1, as a number; undefined if the option was not given.
+export function u32(args, name) {
+  const v = integer(args, name, (1n << 32n) - 1n, '0..2^32-1');
+  return v === undefined ? undefined : Number(v);
 }
 
 // A decimal number; undefined if the option was not given.

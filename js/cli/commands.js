@@ -3,7 +3,7 @@
 // filter bytes for the same input and options (js-tests/cli.test.js checks it).
 import { isatty } from 'node:tty';
 import { CuckooFilter } from 'cuckoo-wasm';
-import { UsageError, fileName, number, u64 } from './args.js';
+import { UsageError, fileName, number, u32, u64 } from './args.js';
 import { readWhole, writeAtomically, writeStdout } from './files.js';
 import { fixedDouble, fixedRatio } from './fixed_point.js';
 import { countKeys, readKeys, splitLines, totalBytes } from './lines.js';
@@ -64,21 +64,52 @@ function quoted(key) {
   return Buffer.concat([Buffer.from("'"), bytes.subarray(0, 200), Buffer.from(bytes.length > 200 ? "...'" : "'")]);
 }
 
-// The filter options: --capacity, --fpr, --fingerprint-bits, --bucket-size, --seed, --semi-sort. The
-// package checks them (a RangeError naming the option).
+// The filter options: --capacity, --fpr, --fingerprint-bits, --bucket-size, --seed, --semi-sort,
+// --growable. The package checks their ranges; filterFor() names them in its messages as the command line
+// spells them.
 function filterOptions(args, capacity) {
   const options = capacity === undefined ? {} : { capacity };
   const fpr = number(args, 'fpr');
   if (fpr !== undefined) options.fpr = fpr;
-  const bits = u64(args, 'fingerprint-bits');
-  if (bits !== undefined) options.fingerprintBits = Number(bits > 1000n ? 1000n : bits);
-  const b = u64(args, 'bucket-size');
-  if (b !== undefined) options.bucketSize = Number(b > 1000n ? 1000n : b);
+  const bits = u32(args, 'fingerprint-bits');
+  if (bits !== undefined) options.fingerprintBits = bits;
+  const b = u32(args, 'bucket-size');
+  if (b !== undefined) options.bucketSize = b;
   const seed = u64(args, 'seed');
   if (seed !== undefined) options.seed = seed;
   if (args.flags.has('semi-sort')) options.semiSort = true;
   if (args.flags.has('growable')) options.growable = true;
   return options;
+}
+
+// The package's spelling of each option (with or without "options."), and the command line's.
+const kCliOptionNames = [
+  ['capacity', '--capacity'],
+  ['fpr', '--fpr'],
+  ['fingerprintBits', '--fingerprint-bits'],
+  ['bucketSize', '--bucket-size'],
+  ['seed', '--seed'],
+  ['semiSort', '--semi-sort'],
+];
+
+// The package's message about an option, with the option named as the tool's users write it:
+// "bucketSize must be 2, 4 or 8" becomes "--bucket-size must be 2, 4 or 8". Only whole words are replaced.
+function withCliOptionNames(message) {
+  for (const [name, cliName] of kCliOptionNames) {
+    message = message.replace(new RegExp(`(?<![\\w.-])(options\\.)?${name}(?![\\w-])`, 'g'), cliName);
+  }
+  return message;
+}
+
+// A new filter with the command line's options; their errors name them as the command line does.
+async function filterFor(args, capacity) {
+  const options = filterOptions(args, capacity);
+  try {
+    return await CuckooFilter.create(options);
+  } catch (error) {
+    if (!(error instanceof RangeError || error instanceof TypeError)) throw error;
+    throw new Error(withCliOptionNames(coreMessage(error)));
+  }
 }
 
 function filterFull(inserted, filter, what) {
@@ -144,7 +175,7 @@ async function runBuild(args) {
 
   if (capacity !== undefined || args.flags.has('growable')) {
     // Streams the input: the filter exists before the first key is read.
-    const filter = await CuckooFilter.create(filterOptions(args, capacity));
+    const filter = await filterFor(args, capacity);
     const what = capacity !== undefined ? ` for --capacity ${capacity}` : '';
     const progress = new Progress(!quiet, totalBytes(inputs));
     let keys = 0;
@@ -171,7 +202,7 @@ async function runBuild(args) {
   const data = Buffer.concat(parts);
   const count = countKeys(data);
   if (count === 0) throw new UsageError('the input has no keys; give --capacity to build an empty filter');
-  const filter = await CuckooFilter.create(filterOptions(args, count));
+  const filter = await filterFor(args, count);
   const progress = new Progress(!quiet, data.length);
   let keys = 0;
   try {

@@ -2,6 +2,7 @@
 #include "args.h"
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 
 namespace cuckoo_cli {
@@ -28,7 +29,7 @@ std::optional<std::string> Args::value(const std::string& name) const {
   return it->second;
 }
 
-std::optional<uint64_t> Args::u64(const std::string& name) const {
+std::optional<uint64_t> Args::integer(const std::string& name, uint64_t max, const char* range) const {
   const std::optional<std::string> text = value(name);
   if (!text) return std::nullopt;
   const std::string& s = *text;
@@ -41,10 +42,18 @@ std::optional<uint64_t> Args::u64(const std::string& name) const {
   }
   errno = 0;
   const unsigned long long v = ok ? std::strtoull(s.c_str() + digits_from, nullptr, hex ? 16 : 10) : 0;
-  if (!ok || errno == ERANGE) {
-    throw UsageError("--" + name + " must be an integer in 0..2^64-1, decimal or 0x hex (got '" + s + "')");
+  if (!ok || errno == ERANGE || v > max) {
+    throw UsageError("--" + name + " must be an integer in " + range + ", decimal or 0x hex (got '" + s + "')");
   }
   return static_cast<uint64_t>(v);
+}
+
+std::optional<uint64_t> Args::u64(const std::string& name) const { return integer(name, UINT64_MAX, "0..2^64-1"); }
+
+std::optional<uint32_t> Args::u32(const std::string& name) const {
+  const std::optional<uint64_t> v = integer(name, UINT32_MAX, "0..2^32-1");
+  if (!v) return std::nullopt;
+  return static_cast<uint32_t>(*v);
 }
 
 std::optional<double> Args::number(const std::string& name) const {

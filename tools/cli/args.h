@@ -34,7 +34,11 @@ struct Args {
   std::optional<std::string> value(const std::string& name) const;
   // Parsed values; each throws UsageError naming the option on a malformed or out-of-range value.
   std::optional<uint64_t> u64(const std::string& name) const;            // decimal or 0x hex
+  std::optional<uint32_t> u32(const std::string& name) const;            // decimal or 0x hex
   std::optional<double> number(const std::string& name) const;           // a decimal number
+
+ private:
+  std::optional<uint64_t> integer(const std::string& name, uint64_t max, const char* range) const;
 };
 
 Args parse_args(const std::vector<std::string>& argv, const std::vector<OptionSpec>& spec);

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <cuckoo/cuckoo.h>
@@ -79,8 +80,7 @@ std::string quoted(std::string_view key) {
 
 // The filter options shared by build: --capacity, --fpr, --fingerprint-bits, --bucket-size, --seed,
 // --semi-sort, --growable (capacity then sizes the first level; none picks the core's default). The core
-// checks them (std::invalid_argument names the option). Widths and bucket sizes are clamped to 1000 rather
-// than cast, so that a value past unsigned's range stays out of range instead of wrapping to a valid one.
+// checks their ranges; filter_for() names them in its messages as the command line spells them.
 cuckoo::Options filter_options(const Args& args, std::optional<uint64_t> capacity) {
   // The core reads capacity 0 as "not given" for a growing filter; a given 0 is refused for either kind,
   // with the message the core (and the npm package) gives for a fixed one.
@@ -88,12 +88,45 @@ cuckoo::Options filter_options(const Args& args, std::optional<uint64_t> capacit
   cuckoo::Options o;
   o.capacity = capacity.value_or(0);
   if (auto fpr = args.number("fpr")) o.fpr = *fpr;
-  if (auto bits = args.u64("fingerprint-bits")) o.fingerprint_bits = static_cast<unsigned>(std::min<uint64_t>(*bits, 1000));
-  if (auto b = args.u64("bucket-size")) o.bucket_size = static_cast<unsigned>(std::min<uint64_t>(*b, 1000));
+  if (auto bits = args.u32("fingerprint-bits")) o.fingerprint_bits = *bits;
+  if (auto b = args.u32("bucket-size")) o.bucket_size = *b;
   if (auto seed = args.u64("seed")) o.seed = *seed;
   o.semi_sort = args.flag("semi-sort");
   o.growable = args.flag("growable");
   return o;
+}
+
+// The core's message about an option, with the option named as the tool's users write it: "bucket_size
+// must be 2, 4 or 8" becomes "--bucket-size must be 2, 4 or 8". Only whole words are replaced.
+std::string with_cli_option_names(std::string message) {
+  static constexpr std::pair<std::string_view, std::string_view> kSpellings[] = {
+      {"capacity", "--capacity"},       {"fpr", "--fpr"},   {"fingerprint_bits", "--fingerprint-bits"},
+      {"bucket_size", "--bucket-size"}, {"seed", "--seed"}, {"semi_sort", "--semi-sort"},
+  };
+  auto is_word_char = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+  };
+  for (const auto& [core_name, cli_name] : kSpellings) {
+    for (size_t at = message.find(core_name); at != std::string::npos; at = message.find(core_name, at)) {
+      const size_t end = at + core_name.size();
+      if ((at > 0 && is_word_char(message[at - 1])) || (end < message.size() && is_word_char(message[end]))) {
+        at = end;
+        continue;
+      }
+      message.replace(at, core_name.size(), cli_name);
+      at += cli_name.size();
+    }
+  }
+  return message;
+}
+
+// A new filter with the command line's options; their errors name them as the command line does.
+CuckooFilter filter_for(const Args& args, std::optional<uint64_t> capacity) {
+  try {
+    return CuckooFilter(filter_options(args, capacity));
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(with_cli_option_names(core_message(e)));
+  }
 }
 
 [[noreturn]] void filter_full(uint64_t inserted, const CuckooFilter& f, const std::string& what) {
@@ -163,7 +196,7 @@ int run_build(const Args& args) {
 
   if (capacity || args.flag("growable")) {
     // Streams the input: the filter exists before the first key is read.
-    CuckooFilter filter(filter_options(args, capacity));
+    CuckooFilter filter = filter_for(args, capacity);
     const std::string what = capacity ? " for --capacity " + std::to_string(*capacity) : "";
     LineReader reader(inputs);
     Progress progress(!quiet, reader.total_bytes());
@@ -188,7 +221,7 @@ int run_build(const Args& args) {
   uint64_t count = 0;
   for_each_batch_in(data, [&](const std::vector<std::string_view>& batch, size_t) { count += batch.size(); });
   if (count == 0) throw UsageError("the input has no keys; give --capacity to build an empty filter");
-  CuckooFilter filter(filter_options(args, count));
+  CuckooFilter filter = filter_for(args, count);
   Progress progress(!quiet, data.size());
   uint64_t keys = 0;
   for_each_batch_in(data, [&](const std::vector<std::string_view>& batch, size_t done) {
