@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { CuckooFilter } from '../js/index.js';
+import { CuckooFilter, FormatError } from '../js/index.js';
 
 const methods = ['add', 'has', 'delete', 'count'];
 
@@ -276,7 +276,7 @@ test('with WebAssembly memory exhausted, create() and deserialize() are RangeErr
   assert.deepEqual(out, { ...out, created: true, stillThere: true, after: [true, true] });
 });
 
-test('bad bytes: an Error carrying the C++ FormatError message', async () => {
+test('bad bytes: a FormatError (an Error) carrying the C++ FormatError message', async () => {
   const f = await CuckooFilter.create({ capacity: 100, seed: 1 });
   f.addAll(['a', 'b', 'c']);
   const good = f.serialize();
@@ -301,11 +301,12 @@ test('bad bytes: an Error carrying the C++ FormatError message', async () => {
   ];
   for (const [bytes, message] of cases) {
     await assert.rejects(CuckooFilter.deserialize(bytes), (err) => {
-      assert.equal(err.constructor, Error);
+      assert.equal(err.constructor, FormatError);
+      assert.ok(err instanceof Error);
       assert.match(err.message, message);
       return true;
     });
-    assert.throws(() => CuckooFilter.deserializeSync(bytes), { name: 'Error', message });
+    assert.throws(() => CuckooFilter.deserializeSync(bytes), { name: 'FormatError', message });
   }
 });
 
@@ -317,7 +318,7 @@ test('every single-bit flip of a serialized filter is rejected', async () => {
   for (let bit = 0; bit < good.length * 8; bit++) {
     const bad = good.slice();
     bad[bit >> 3] ^= 1 << (bit & 7);
-    assert.throws(() => CuckooFilter.deserializeSync(bad), { name: 'Error', message: /^cuckoo: / }, `bit ${bit}`);
+    assert.throws(() => CuckooFilter.deserializeSync(bad), { name: 'FormatError', message: /^cuckoo: / }, `bit ${bit}`);
   }
 });
 
@@ -334,8 +335,8 @@ test('JSON.stringify() of a filter writes a summary that says it is not the filt
   const summary = JSON.parse(stored).filter;
   assert.match(summary.CuckooFilter, /not the filter.*serialize\(\)/);
   assert.deepEqual(
-    { size: summary.size, capacity: summary.capacity, byteLength: summary.byteLength },
-    { size: 1, capacity: f.capacity, byteLength: f.byteLength },
+    { size: summary.size, slotCount: summary.slotCount, byteLength: summary.byteLength },
+    { size: 1, slotCount: f.slotCount, byteLength: f.byteLength },
   );
   await assert.rejects(CuckooFilter.deserialize(summary), { name: 'TypeError', message: /JSON summary of a filter/ });
   assert.equal(f.has('a'), true, 'the filter is untouched');

@@ -271,7 +271,7 @@ test('util.inspect / console.log show the shape and fill, and a disposed filter 
   const shown = inspect(f);
   assert.match(shown, /^CuckooFilter \{/);
   assert.match(shown, /size: 3/);
-  assert.match(shown, new RegExp(`capacity: ${f.capacity}`));
+  assert.match(shown, new RegExp(`slotCount: ${f.slotCount}`));
   assert.match(shown, /bucketSize: 4/);
   assert.match(shown, new RegExp(`fingerprintBits: ${f.fingerprintBits}`));
   assert.match(shown, /isFull: false/);

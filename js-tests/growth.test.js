@@ -385,7 +385,8 @@ test('version 2 bytes that are truncated, bit-flipped or inconsistent are an Err
   ];
   for (const [bytes, message] of cases) {
     assert.throws(() => CuckooFilter.deserializeSync(bytes), (err) => {
-      assert.equal(err.constructor, Error);
+      assert.equal(err.name, 'FormatError');
+      assert.ok(err instanceof Error);
       assert.match(err.message, message);
       return true;
     });
@@ -394,7 +395,7 @@ test('version 2 bytes that are truncated, bit-flipped or inconsistent are an Err
   for (let i = 0; i < good.length; i += 7) {
     const bytes = good.slice();
     bytes[i] ^= 1 << (i % 8);
-    assert.throws(() => CuckooFilter.deserializeSync(bytes), { name: 'Error', message: /^cuckoo: / }, `byte ${i}`);
+    assert.throws(() => CuckooFilter.deserializeSync(bytes), { name: 'FormatError', message: /^cuckoo: / }, `byte ${i}`);
   }
 });
 

@@ -230,7 +230,7 @@ console.log(JSON.stringify([cjs.CuckooFilter === CuckooFilter, cjs.ready === rea
 // Uses every member of the declared API. Type-checked, then compiled and run: the runtime checks below
 // make sure the values have the types the declarations promise.
 const typedConsumer = `
-import { CuckooFilter, ready } from 'cuckoo-wasm';
+import { CuckooFilter, FormatError, ready } from 'cuckoo-wasm';
 import type { CuckooFilterOptions, Key } from 'cuckoo-wasm';
 
 function check(condition: boolean, what: string): void {
@@ -264,6 +264,9 @@ const many: Uint8Array = f.hasMany(keys);
 const manyFromGenerator: Uint8Array = f.hasMany((function* (): Generator<Key> { yield 'x'; yield 1n; })());
 check(n === keys.length && fromIterable === 2 && many instanceof Uint8Array && many.every((v) => v === 1), 'addAll/hasMany');
 check(manyFromGenerator instanceof Uint8Array && manyFromGenerator[0] === 1, 'hasMany(iterable)');
+const addedMany: number = f.addMany(new Set<Key>(['m1', 'm2']));
+const slots: number = f.slotCount;
+check(addedMany === 2 && slots === f.capacity && slots >= 10_000, 'addMany/slotCount');
 // Generic helpers over batches type-check, and the results are plain-ArrayBuffer bytes (TypeScript >= 5.7
 // types a bare Uint8Array's buffer as ArrayBufferLike, which a transfer list, Blob or Response rejects).
 function addBatch<T extends readonly Key[]>(filter: CuckooFilter, batch: T): number {
@@ -296,6 +299,14 @@ new Uint8Array(copy).set(bytes);
 const h: CuckooFilter = CuckooFilter.deserializeSync(copy);
 const fromView: CuckooFilter = await CuckooFilter.deserialize(new DataView(bytes.buffer));
 check(g.size === f.size && h.size === f.size && fromView.size === f.size, 'deserialize');
+let badBytes: unknown = null;
+try {
+  CuckooFilter.deserializeSync(new Uint8Array(3));
+} catch (error) {
+  badBytes = error;
+}
+const formatError: FormatError | null = badBytes instanceof FormatError ? badBytes : null;
+check(formatError !== null && formatError instanceof Error && formatError.name === 'FormatError', 'FormatError');
 f.clear();
 check(f.size === 0, 'clear');
 const byBuckets = new CuckooFilter({ bucketCount: 64n, fingerprintBits: 12, bucketSize: 8, semiSort: false });

@@ -1,4 +1,4 @@
-// js/batch.js: addAll() and hasMany(): many keys packed into one buffer in wasm memory, one wasm call per
+// js/batch.js: addMany() and hasMany(): many keys packed into one buffer in wasm memory, one wasm call per
 // chunk (the core's insert_many/contains_many). Each key is classified by classify.js, as a single key is.
 //
 // Layout in wasm memory: data bytes (key i = data[off[i], off[i + 1])), n + 1 u32 offsets, n result bytes.
@@ -124,11 +124,11 @@ function packInto(keys, start) {
 }
 
 // Runs a batch operation on the shared batch buffers. A batch started from inside another's key (a
-// getter or a Proxy calling addAll()/hasMany()) would overwrite the outer one's keys: it throws instead.
+// getter or a Proxy calling addMany()/hasMany()) would overwrite the outer one's keys: it throws instead.
 // Afterwards, a data buffer grown for one huge key is given back.
 function withBatch(method, run) {
   if (batch.busy) {
-    throw new Error(`cuckoo-wasm: ${method}() called while another addAll()/hasMany() was reading its keys`);
+    throw new Error(`cuckoo-wasm: ${method}() called while another addMany()/hasMany() was reading its keys`);
   }
   batch.busy = true;
   try {
@@ -148,8 +148,9 @@ function withBatch(method, run) {
 // When a growing filter's new level does not fit in wasm memory, throws that RangeError instead, saying
 // how many keys went in first (they stay in, as does everything stored before).
 // filterAddress() gives the filter's address, or throws if it was disposed (by a key's getter, even).
-export function insertAll(filterAddress, keys) {
-  return withBatch('addAll', () => {
+// method: the public name the call came through ('addMany', or its deprecated alias 'addAll'), for messages.
+export function insertAll(filterAddress, keys, method) {
+  return withBatch(method, () => {
     let done = 0;
     while (done < keys.length) {
       const m = pack(keys, done);
@@ -158,7 +159,7 @@ export function insertAll(filterAddress, keys) {
       if (inserted < m) {
         if (lastErrorKind() === kOutOfMemory) {
           const error = lastError();
-          error.message += `; addAll() added keys[0..${done}) of ${keys.length} before that, and no others`;
+          error.message += `; ${method}() added keys[0..${done}) of ${keys.length} before that, and no others`;
           throw error;
         }
         break;

@@ -1,5 +1,5 @@
 // js/classify.js: what a key is. classify() is the one classifier of keys: the per-key calls (stage.js),
-// the batch calls (batch.js) and addAll's check of a whole batch before inserting (checkKeys) all go
+// the batch calls (batch.js) and addMany's check of a whole batch before inserting (checkKeys) all go
 // through it, so a key is valid, and hashes as the same bytes, on every path.
 //
 // Key types and how they hash (identical to the native API, so filters and files are interchangeable):

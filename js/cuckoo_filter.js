@@ -4,7 +4,7 @@
 // - a NativeFilter handle (js/native.js) for construction, configuration, properties and serialization: cold.
 // - raw exports for add/has/delete/count: the key is written into a scratch buffer in wasm memory
 //   (js/stage.js) and the call passes (filter address, key address, length), or two u32 halves for integers.
-// - one raw call per chunk of up to 16384 keys for addAll/hasMany (js/batch.js; the core's
+// - one raw call per chunk of up to 16384 keys for addMany/hasMany (js/batch.js; the core's
 //   insert_many/contains_many).
 // Each filter owns a C++ object in wasm memory: dispose() frees it; a FinalizationRegistry frees the ones
 // never disposed, eventually (garbage collection is not guaranteed to run).
@@ -233,11 +233,20 @@ export class CuckooFilter {
     return (n < 0 ? callRaw(kCountU64, f, classified.lo, classified.hi) : callRaw(kCountBytes, f, rt.scratchArg, n)) >>> 0;
   }
 
+  addMany(keys) {
+    return this.#addMany(keys, 'addMany');
+  }
+
+  // Deprecated alias of addMany() (messages name the method called).
   addAll(keys) {
-    this.#live('addAll()');
-    const list = toArray(keys, 'addAll');
+    return this.#addMany(keys, 'addAll');
+  }
+
+  #addMany(keys, method) {
+    this.#live(`${method}()`);
+    const list = toArray(keys, method);
     checkKeys(list, 0, list.length);
-    return insertAll(() => this.#live('addAll()'), list);
+    return insertAll(() => this.#live(`${method}()`), list, method);
   }
 
   hasMany(keys) {
@@ -298,6 +307,12 @@ export class CuckooFilter {
     return this.#handle._size();
   }
 
+  get slotCount() {
+    this.#live('slotCount');
+    return this.#handle._slotCount();
+  }
+
+  // Deprecated alias of slotCount: the number of slots, not the `capacity` option.
   get capacity() {
     this.#live('capacity');
     return this.#handle._slotCount();
@@ -385,7 +400,7 @@ export class CuckooFilter {
     return {
       CuckooFilter: kSummaryNote,
       size: this.size,
-      capacity: this.capacity,
+      slotCount: this.slotCount,
       bucketSize: this.bucketSize,
       fingerprintBits: this.fingerprintBits,
       semiSort: this.semiSort,
@@ -406,7 +421,7 @@ export class CuckooFilter {
     if (this.#ptr === 0) return 'CuckooFilter <disposed>';
     const summary = {
       size: this.size,
-      capacity: this.capacity,
+      slotCount: this.slotCount,
       loadFactor: this.loadFactor,
       bucketSize: this.bucketSize,
       fingerprintBits: this.fingerprintBits,

@@ -1,11 +1,22 @@
 // js/errors.js: the errors the module records (wasm/factory.h, enum ErrorKind), as JS Errors. The message
-// is the core's what() text, which names options as JS spells them (wasm/factory.cpp); options out of range
-// and tables that do not fit in memory are RangeErrors, bad bytes and everything else Errors.
+// is the core's what() text, which names options as JS spells them (wasm/factory.cpp):
+// - options out of range, tables that do not fit in memory: RangeError;
+// - bytes that are not a valid filter: FormatError (an Error, as C++ has cuckoo::FormatError);
+// - anything else: Error.
 import { rt } from './memory.js';
 
 // Error kinds recorded by wasm/factory.cpp (enum ErrorKind).
 const kInvalidArgument = 1;
 export const kOutOfMemory = 2;
+const kFormat = 3;
+
+/** Bytes that are not a valid filter (docs/format.md), as C++ throws cuckoo::FormatError. */
+export class FormatError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'FormatError';
+  }
+}
 
 const utf8 = new TextDecoder();
 
@@ -28,5 +39,6 @@ export function lastError() {
   const M = rt.M;
   const kind = M._cuckoo_last_error_kind();
   const message = readCString(M._cuckoo_last_error_message() >>> 0);
-  return kind === kInvalidArgument || kind === kOutOfMemory ? new RangeError(message) : new Error(message);
+  if (kind === kInvalidArgument || kind === kOutOfMemory) return new RangeError(message);
+  return kind === kFormat ? new FormatError(message) : new Error(message);
 }

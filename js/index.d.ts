@@ -103,7 +103,7 @@ export interface CuckooFilterOptions {
   growable?: boolean;
   /** Growing filters only: the most bytes their tables may take together, an integer >= 0 (number or
    * bigint); 0 or left out: no limit. A growth past it is refused: `add()` then returns `false` (and
-   * `addAll()` stops) with nothing lost, as for a full fixed filter. Smaller than the first level's table,
+   * `addMany()` stops) with nothing lost, as for a full fixed filter. Smaller than the first level's table,
    * or given for a fixed filter, it is a `RangeError` with the core's message. */
   maxMemoryBytes?: number | bigint;
 }
@@ -128,7 +128,7 @@ export interface CuckooFilterSummary {
   readonly CuckooFilter: string;
   readonly disposed?: true;
   readonly size?: number;
-  readonly capacity?: number;
+  readonly slotCount?: number;
   readonly bucketSize?: 2 | 4 | 8;
   readonly fingerprintBits?: number;
   readonly semiSort?: boolean;
@@ -195,7 +195,7 @@ export declare class CuckooFilter {
    *   `SharedArrayBuffer` (so `f.serialize().buffer` type-checks: TypeScript types it `ArrayBufferLike`).
    * @returns a promise of the filter.
    * @throws (rejects) {TypeError} if `bytes` is not binary data.
-   * @throws (rejects) {Error} on bad bytes, with the core's FormatError message, e.g.
+   * @throws (rejects) {FormatError} on bad bytes, with the core's `cuckoo::FormatError` message, e.g.
    *   "cuckoo: truncated input: expected 1080 bytes, got 1000", "cuckoo: bad magic: not a cuckoo filter",
    *   "cuckoo: checksum mismatch: the bytes are corrupted", "cuckoo: trailing bytes: ...".
    * @throws (rejects) {RangeError} if the filter does not fit in WebAssembly memory.
@@ -209,7 +209,7 @@ export declare class CuckooFilter {
 
   /**
    * {@link CuckooFilter.deserialize}, synchronously; needs `await CuckooFilter.ready` first.
-   * @throws {Error} if the module is not loaded yet, or on bad bytes (as `deserialize`).
+   * @throws {Error} if the module is not loaded yet; {FormatError} on bad bytes (as `deserialize`).
    * @throws {TypeError} if `bytes` is not binary data. {RangeError} if it does not fit in memory.
    */
   static deserializeSync<T extends typeof CuckooFilter = typeof CuckooFilter>(
@@ -265,7 +265,7 @@ export declare class CuckooFilter {
    * check and to add; an array whose getters or Proxy hand out a valid key, then an invalid one, throws
    * at the second read, with the chunks before that key already added.)
    * @param keys an array or any iterable of keys. A string or a `Uint8Array` (or other view) is one key,
-   *   not a batch of its characters or bytes: passing one is a TypeError (wrap it: `addAll([key])`).
+   *   not a batch of its characters or bytes: passing one is a TypeError (wrap it: `addMany([key])`).
    * @returns how many keys were added. Stops at the first key refused (as {@link CuckooFilter.add} would
    *   refuse it: the filter is full, or the key is repeated too often): when the result `n` is less than
    *   the number of keys, `keys[0..n)` were added, `keys[n]` was refused and the rest were not tried.
@@ -275,11 +275,14 @@ export declare class CuckooFilter {
    * @throws {RangeError} if a growing filter's new level does not fit in WebAssembly memory. Its message
    *   says how many keys were added before that (`keys[0..n)`, which stay in, with everything stored before).
    */
+  addMany(keys: KeyBatch): number;
+
+  /** @deprecated Use {@link CuckooFilter.addMany}: the same call under its old name. */
   addAll(keys: KeyBatch): number;
 
   /**
-   * Looks up keys in batches (as {@link CuckooFilter.addAll}).
-   * @param keys an array or any iterable of keys (not a string or a view, as for `addAll`).
+   * Looks up keys in batches (as {@link CuckooFilter.addMany}).
+   * @param keys an array or any iterable of keys (not a string or a view, as for `addMany`).
    * @returns one byte per key, in order: 1 if the key may be in the set, else 0.
    * @throws {TypeError} / {RangeError} for an invalid key, with its index (no partial result).
    */
@@ -333,17 +336,17 @@ export declare class CuckooFilter {
   readonly size: number;
 
   /**
-   * The slot count: `bucketCount * bucketSize`, the fingerprints the table holds (all levels of a growing
-   * filter: it rises as the filter grows). (When every slot is taken,
-   * the insert that fails parks one more in the victim slot, so `size` can reach `capacity + 1` and
-   * `loadFactor` can just exceed 1; small tables can fill completely.) This is not the
-   * `capacity` option you asked for: it is at least that (sizing divides by `targetLoad`), and it is what
-   * a deserialized filter can report, since the format stores the table shape, not the request. Expect
-   * inserts to start failing somewhat below it (about 97% full for bucketSize 4 with 8+ bit fingerprints).
+   * The number of slots, `bucketCount * bucketSize` (C++ `slot_count()`): the fingerprints the table
+   * holds, of all levels of a growing filter. At least the `capacity` option asked for (sizing divides by
+   * `targetLoad`). Inserts start failing somewhat below it (about 97% full at bucketSize 4 with 8+ bit
+   * fingerprints).
    */
+  readonly slotCount: number;
+
+  /** @deprecated Use {@link CuckooFilter.slotCount}: the number of slots, not the `capacity` option. */
   readonly capacity: number;
 
-  /** `size / capacity` (up to `(capacity + 1) / capacity` with a parked victim). */
+  /** `size / slotCount` (up to `(slotCount + 1) / slotCount` with a parked victim). */
   readonly loadFactor: number;
 
   /** Table bits per stored item: `(byteLength - 64) * 8 / size`; `Infinity` when empty. */
@@ -387,6 +390,15 @@ export declare class CuckooFilter {
   /** A growing filter's memory limit ({@link CuckooFilterOptions.maxMemoryBytes}); `Infinity` when it
    * has none, and for a fixed filter. */
   readonly maxMemoryBytes: number;
+}
+
+/**
+ * Bytes that are not a valid filter (docs/format.md): thrown by {@link CuckooFilter.deserialize} and
+ * {@link CuckooFilter.deserializeSync}, as C++ throws `cuckoo::FormatError`. An `Error`; `name` is
+ * `'FormatError'` and the message is the core's, e.g. "cuckoo: bad magic: not a cuckoo filter".
+ */
+export declare class FormatError extends Error {
+  constructor(message?: string);
 }
 
 /** The same promise as {@link CuckooFilter.ready}, as a function. */

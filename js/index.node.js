@@ -12,4 +12,4 @@ import { createRequire } from 'node:module';
 
 const cuckoo = createRequire(import.meta.url)('../dist/cuckoo.cjs');
 
-export const { CuckooFilter, ready } = cuckoo;
+export const { CuckooFilter, ready, FormatError } = cuckoo;

@@ -114,7 +114,7 @@ async function filterFor(args, capacity) {
 
 function filterFull(inserted, filter, what) {
   return new Error(
-    `the filter is full after ${inserted} keys (${filter.capacity} slots)${what}` +
+    `the filter is full after ${inserted} keys (${filter.slotCount} slots)${what}` +
       (filter.growable ? '' : '; --growable builds a filter that grows'),
   );
 }
@@ -127,7 +127,7 @@ function addBatch(filter, keys, counts, storedBefore, what) {
   let done = 0;
   let stored = 0;
   while (done < keys.length) {
-    const inserted = filter.addAll(done === 0 ? keys : keys.slice(done));
+    const inserted = filter.addMany(done === 0 ? keys : keys.slice(done));
     done += inserted;
     stored += inserted;
     if (done === keys.length) break;
@@ -267,11 +267,11 @@ async function runInfo(args) {
     ['semi-sorted', f.semiSort ? 'yes' : 'no'],
     ...(f.growable ? [['levels', f.levels]] : []),
     ['buckets', f.bucketCount],
-    ['slots', f.capacity],
+    ['slots', f.slotCount],
     ['seed', f.seed],
     ['items', f.size],
     // fixed_point.js: the same digits as the native tool's, ties included.
-    ['load', `${fixedRatio(100n * BigInt(f.size), f.capacity, 2)}%`],
+    ['load', `${fixedRatio(100n * BigInt(f.size), f.slotCount, 2)}%`],
     ['bits per item', f.size === 0 ? '-' : fixedDouble(f.bitsPerItem, 2)],
     ['false-positive bound', `${fixedDouble(100 * bound, 4)}% (1 in ${fixedDouble(1 / bound, 0)})`],
     ['full', f.isFull ? 'yes (a fingerprint is parked in the victim slot: inserts fail until a delete)' : 'no'],

@@ -5,7 +5,7 @@
 //   - the last line needs no '\n';
 //   - every other byte is part of the key, unchanged (no trimming, no UTF-8 decoding).
 // A key is a string when its block is all ASCII (the string's UTF-8 bytes are the line's bytes, and
-// strings are the fastest keys for addAll), else a Uint8Array view of its bytes.
+// strings are the fastest keys for addMany), else a Uint8Array view of its bytes.
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import * as buffer from 'node:buffer';
 import { systemMessage } from './errno.js';
