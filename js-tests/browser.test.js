@@ -357,3 +357,46 @@ try {
     assert.deepEqual(result.reserialized, [...readFileSync(path.join(goldenDir, meta.file))]);
   });
 });
+
+// The README's browser example (the ```html block after "## Browser"), exactly, as a page under the strict
+// CSP: the package is served where its import points (./node_modules/cuckoo-wasm/), /blocklist.cuckoo is
+// a filter the full entry built holding the page's hostname (127.0.0.1), and the page must log `true`,
+// having fetched only the read-only entry's modules (none of the full entry's) and the filter.
+test("browser: the README's browser example runs through the reader under the strict CSP", async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('\n## Browser\n'));
+  const html = /```html\n([\s\S]*?)```/.exec(section)?.[1];
+  assert.ok(html, "README.md has no ```html block after '## Browser'");
+  const { CuckooFilter } = await import('../js/index.js');
+  const f = await CuckooFilter.create({ capacity: 1000 });
+  f.addMany(['127.0.0.1', 'blocked.example']);
+  const pages = {
+    '/readme.html': { type: 'text/html; charset=utf-8', body: `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">\n${html}` },
+    '/blocklist.cuckoo': { type: 'application/octet-stream', body: Buffer.from(f.serialize()) },
+  };
+  f.dispose();
+  const prefix = '/node_modules/cuckoo-wasm/';
+  for (const dir of ['js', 'dist']) {
+    for (const file of readdirSync(path.join(root, dir))) {
+      if (!/\.(m?js)$/.test(file)) continue;
+      pages[`${prefix}${dir}/${file}`] = { type: 'text/javascript; charset=utf-8', body: readFileSync(path.join(root, dir, file)) };
+    }
+  }
+  await withChromium(pages, async ({ page, requests, port }) => {
+    const errors = [];
+    const logs = [];
+    page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+    page.on('console', (m) => (m.type() === 'error' ? errors : logs).push(m.text()));
+    await page.goto(`http://127.0.0.1:${port}/readme.html`, { timeout: 10_000 });
+    const deadline = Date.now() + 15_000;
+    while (logs.length === 0 && errors.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(errors, []);
+    assert.deepEqual(logs, ['true']);
+    const fetched = requests.map((r) => r.path).filter((p) => p !== '/favicon.ico');
+    const modules = fetched.filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length)).sort();
+    for (const m of modules) assert.match(m, /^(js\/(reader\w*|classify|errors|memory)\.js|dist\/cuckoo_reader_binary\.mjs)$/);
+    assert.ok(modules.includes('js/reader.js') && modules.includes('dist/cuckoo_reader_binary.mjs'), modules.join(' '));
+    assert.ok(fetched.includes('/blocklist.cuckoo'));
+  });
+});

@@ -102,13 +102,19 @@ test('package: the tarball holds the runtime files only, at a sane size', (t) =>
     'dist/cuckoo_wasm_node.wasm',
     'dist/cuckoo.cjs',
     'dist/index.d.cts',
+    'js/reader.js',
+    'js/reader.cjs',
+    'js/reader.d.ts',
+    'dist/cuckoo_reader_binary.mjs',
+    'dist/reader.cjs',
+    'dist/reader.d.cts',
     'LICENSE',
   ]) {
     assert.ok(files.includes(needed), `the tarball lacks ${needed}`);
   }
   // Every entry of package.json points into the tarball.
   const targets = (c) => (typeof c === 'string' ? [c] : Object.values(c).flatMap(targets));
-  const conditions = targets(pkg.exports['.']);
+  const conditions = [...targets(pkg.exports['.']), ...targets(pkg.exports['./reader'])];
   for (const target of [pkg.main, pkg.module, pkg.types, ...conditions, ...Object.values(pkg.bin)]) {
     assert.ok(files.includes(path.posix.normalize(target)), `package.json points at ${target}, not in the tarball`);
   }
@@ -227,10 +233,66 @@ console.log(JSON.stringify([cjs.CuckooFilter === CuckooFilter, cjs.ready === rea
   assert.deepEqual(JSON.parse(r.stdout.trim()), [true, true, true, true]);
 });
 
+// The read-only entry, through import and require: it reads the filter the full entry wrote.
+test('package: import and require of "cuckoo-wasm/reader" read what "cuckoo-wasm" wrote', () => {
+  const body = (RESOLVED) => `
+const f = await CuckooFilter.create({ capacity: 1000, seed: 3n });
+f.addAll(['alice', 42, 2n ** 64n - 1n]);
+const r = await CuckooReader.deserialize(f.serialize());
+let error = null;
+try {
+  CuckooReader.deserializeSync(new Uint8Array(64));
+} catch (e) {
+  error = [e.name, e instanceof FormatError, e.message];
+}
+console.log(JSON.stringify({
+  resolved: ${RESOLVED},
+  has: [r.has('alice'), r.has(42), r.has(2n ** 64n - 1n), r.has('bob') === f.has('bob')],
+  many: Array.from(r.hasMany(['alice', 42])),
+  size: [r.size, f.size, r.count('alice')],
+  error,
+}));
+r.dispose();
+f.dispose();
+`;
+  const check = (seen, how) => {
+    const installed = path.join(project, 'node_modules', 'cuckoo-wasm') + path.sep;
+    assert.ok(seen.resolved.startsWith(installed), `${how} resolved to ${seen.resolved}`);
+    assert.deepEqual(seen.has, [true, true, true, true], how);
+    assert.deepEqual(seen.many, [1, 1], how);
+    assert.deepEqual(seen.size, [3, 3, 1], how);
+    assert.deepEqual(seen.error, ['FormatError', true, 'cuckoo: bad magic: not a cuckoo filter'], how);
+  };
+  check(
+    runConsumer(
+      'reader.mjs',
+      `import { CuckooReader, FormatError } from 'cuckoo-wasm/reader';
+import { CuckooFilter } from 'cuckoo-wasm';
+import { fileURLToPath } from 'node:url';
+${body("fileURLToPath(import.meta.resolve('cuckoo-wasm/reader'))")}`,
+    ),
+    'ESM',
+  );
+  check(
+    runConsumer(
+      'reader.cjs',
+      `'use strict';
+const { CuckooReader, FormatError } = require('cuckoo-wasm/reader');
+const { CuckooFilter } = require('cuckoo-wasm');
+(async () => {
+${body("require.resolve('cuckoo-wasm/reader')")}
+})().catch((e) => { console.error(e); process.exit(1); });
+`,
+    ),
+    'CJS',
+  );
+});
+
 // Uses every member of the declared API. Type-checked, then compiled and run: the runtime checks below
 // make sure the values have the types the declarations promise.
 const typedConsumer = `
 import { CuckooFilter, FormatError, ready } from 'cuckoo-wasm';
+import { CuckooReader, FormatError as ReaderFormatError } from 'cuckoo-wasm/reader';
 import type { CuckooFilterOptions, Key } from 'cuckoo-wasm';
 
 function check(condition: boolean, what: string): void {
@@ -340,6 +402,39 @@ check(relabelled.label() === 'labelled 1' && relabelledSync instanceof Labelled,
 const { create: detachedCreate, deserializeSync: detachedDeserialize } = CuckooFilter;
 const detached: CuckooFilter = await detachedCreate({ capacity: 10 });
 const detachedCopy: CuckooFilter = detachedDeserialize(detached.serialize());
+
+// The read-only entry: every member, on the bytes of a growing filter.
+const readerBytes = growing.serialize();
+const reader: CuckooReader = await CuckooReader.deserialize(readerBytes);
+await CuckooReader.ready;
+const readerSync: CuckooReader = CuckooReader.deserializeSync(readerBytes.buffer);
+const readerFound: boolean = reader.has('alice');
+const readerCount: number = reader.count(42n);
+const readerMany: Uint8Array = reader.hasMany(new Set<Key>(['a', 1]));
+const readerCopy: ArrayBuffer = reader.serialize().buffer;
+const readerNumbers: number[] = [reader.size, reader.slotCount, reader.loadFactor, reader.bitsPerItem, reader.byteLength,
+  reader.bucketCount, reader.fingerprintBits, reader.maxKicks, reader.maxMemoryBytes, reader.levels, reader.fprBound];
+const readerFlags: boolean[] = [reader.isFull, reader.semiSort, reader.growable, reader.disposed];
+const readerSeed: bigint = reader.seed;
+const readerBucketSize: 2 | 4 | 8 = reader.bucketSize;
+check(!readerFound && readerCount === 0 && readerMany.length === 2 && readerCopy.byteLength === growing.byteLength, 'reader');
+check(readerNumbers.every((v) => typeof v === 'number') && readerFlags.every((v) => typeof v === 'boolean'), 'reader properties');
+check(readerSeed === growing.seed && readerBucketSize === 4 && reader.fprBound === growing.fprBound, 'reader shape');
+let readerError: unknown = null;
+try {
+  CuckooReader.deserializeSync(new Uint8Array(3));
+} catch (error) {
+  readerError = error;
+}
+check(readerError instanceof ReaderFormatError && readerError.name === 'FormatError', 'reader FormatError');
+readerSync[Symbol.dispose]();
+reader.dispose();
+check(reader.disposed && readerSync.disposed, 'reader dispose');
+// @ts-expect-error readers come from deserialize()
+void (() => new CuckooReader());
+// @ts-expect-error a reader cannot add
+void (() => reader.add('x'));
+
 f[Symbol.dispose]();
 for (const x of [g, h, fromView, byBuckets, semiSorted, labelled, relabelled, relabelledSync, detached, detachedCopy]) x.dispose();
 check(f.disposed, 'dispose');
@@ -418,12 +513,17 @@ export const f = await CuckooFilter.create({ capacity: 10, bucketSize: 3 });
 
 test('package: the types also serve a CommonJS TypeScript consumer (require)', () => {
   writeFileSync(path.join(project, 'consumer.cts'), `import cuckoo = require('cuckoo-wasm');
+import reader = require('cuckoo-wasm/reader');
 import { CuckooFilter } from 'cuckoo-wasm';
+import { CuckooReader } from 'cuckoo-wasm/reader';
 export async function main(): Promise<boolean> {
   const f: CuckooFilter = await cuckoo.CuckooFilter.create({ capacity: 10 });
   const found: boolean = f.add('a') && f.has('a');
+  const r: CuckooReader = await reader.CuckooReader.deserialize(f.serialize());
+  const read: boolean = r.has('a');
+  r.dispose();
   f.dispose();
-  return found;
+  return found && read;
 }
 `);
   ok(run(tsc, tscArgs('consumer.cts'), { cwd: project }), 'tsc --noEmit consumer.cts');

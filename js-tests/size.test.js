@@ -1,23 +1,25 @@
-// js-tests/size.test.js: what a web page downloads for the package stays within its budget, and the README
-// states it as built. Measured by scripts/browser-size.mjs: `import { CuckooFilter } from 'cuckoo-wasm'`
-// bundled by esbuild (--bundle --minify --platform=browser --format=esm), gzip -9 of every output file.
+// js-tests/size.test.js: what a web page downloads for the package stays within its budget, for the full
+// entry and for the read-only one, and the README states both as built. Measured by
+// scripts/browser-size.mjs: `import { CuckooFilter } from 'cuckoo-wasm'` (or `import { CuckooReader } from
+// 'cuckoo-wasm/reader'`) bundled by esbuild (--bundle --minify --platform=browser --format=esm), gzip -9 of
+// every output file.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { measureBrowserDownload, kBrowserBudgetBytes } from '../scripts/browser-size.mjs';
+import { measureBrowserDownload, kBrowserBudgetBytes, kReaderBudgetBytes } from '../scripts/browser-size.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-let measured = null;
-async function measure() {
-  assert.ok(existsSync(new URL('../dist/cuckoo_wasm_binary.mjs', import.meta.url)), 'dist/ is missing: npm run build');
-  measured ??= await measureBrowserDownload(root);
-  return measured;
+const measured = {};
+async function measure(entry = 'full') {
+  assert.ok(existsSync(new URL('../dist/cuckoo_reader_binary.mjs', import.meta.url)), 'dist/ is missing: npm run build');
+  measured[entry] ??= await measureBrowserDownload(root, entry);
+  return measured[entry];
 }
 
 test(`a page's download for the package is at most ${kBrowserBudgetBytes / 1000} KB gzipped`, async (t) => {
-  const m = await measure();
+  const m = await measure('full');
   for (const f of m.files) t.diagnostic(`${f.path}: ${f.bytes} bytes minified, ${f.gzipped} gzipped`);
   t.diagnostic(`bundled: ${m.inputs.join(' ')}`);
   // The package's browser path only: its ES modules and the web flavour of the module.
@@ -28,10 +30,26 @@ test(`a page's download for the package is at most ${kBrowserBudgetBytes / 1000}
   );
 });
 
-test("the README's figure for the browser download is the built one's, within 3%", async () => {
+test(`a page that imports only the reader downloads at most ${kReaderBudgetBytes / 1000} KB gzipped`, async (t) => {
+  const m = await measure('reader');
+  for (const f of m.files) t.diagnostic(`${f.path}: ${f.bytes} bytes minified, ${f.gzipped} gzipped`);
+  t.diagnostic(`bundled: ${m.inputs.join(' ')}`);
+  // The reader's own modules, the key rules it shares, and its module: none of the full entry's machinery.
+  for (const input of m.inputs) {
+    assert.match(input, /^(js\/(reader\w*|classify|errors|memory)\.js|dist\/cuckoo_reader_binary\.mjs)$/, input);
+  }
+  assert.ok(
+    m.gzipped <= kReaderBudgetBytes,
+    `the reader's browser download is ${m.gzipped} bytes gzipped, over the budget of ${kReaderBudgetBytes}`,
+  );
+});
+
+test("the README's figures for the browser downloads are the built ones', within 3%", async () => {
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const stated = /a page downloads (\d+(?:\.\d)?) KB gzipped for the package/.exec(readme);
-  assert.ok(stated, 'README.md no longer states the browser download in the expected words');
-  const kb = (await measure()).gzipped / 1000;
-  assert.ok(Math.abs(Number(stated[1]) - kb) <= 0.03 * kb, `README says ${stated[1]} KB; built: ${kb.toFixed(1)} KB`);
+  const stated = /a page downloads (\d+(?:\.\d)?) KB gzipped for the reader and (\d+(?:\.\d)?) KB\s+gzipped for the full entry/.exec(readme);
+  assert.ok(stated, 'README.md no longer states the browser downloads in the expected words');
+  for (const [entry, figure] of [['reader', stated[1]], ['full', stated[2]]]) {
+    const kb = (await measure(entry)).gzipped / 1000;
+    assert.ok(Math.abs(Number(figure) - kb) <= 0.03 * kb, `README says ${figure} KB for the ${entry} entry; built: ${kb.toFixed(1)} KB`);
+  }
 });

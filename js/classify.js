@@ -236,3 +236,33 @@ export function bytesOf(key) {
   }
   return null;
 }
+
+// A String object, from any realm (a brand check: instanceof would miss one made in another realm).
+function isStringObject(value) {
+  if (typeof value !== 'object' || value === null) return false;
+  try {
+    String.prototype.valueOf.call(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// A batch is an array or any iterable of keys, but not a value that is itself one key and happens to be
+// iterable: a string would be split into its characters, and bytes (Uint8Array, Buffer, any view) into
+// their element values taken as number keys, both silently.
+export function toArray(keys, method) {
+  if (Array.isArray(keys)) return keys;
+  const usage = `cuckoo-wasm: ${method}() takes an array or an iterable of keys`;
+  if (typeof keys === 'string' || isStringObject(keys)) {
+    throw new TypeError(`${usage}, not a string, which is one key: ${method}([key])`);
+  }
+  if (ArrayBuffer.isView(keys)) {
+    const elements = keys instanceof DataView ? '' : `; for its elements as number keys, ${method}(Array.from(view))`;
+    throw new TypeError(
+      `${usage}, not a ${keys.constructor?.name ?? 'view'}, which is one key (its bytes): ${method}([key])${elements}`,
+    );
+  }
+  if (keys != null && typeof keys[Symbol.iterator] === 'function') return Array.from(keys);
+  throw new TypeError(usage);
+}

@@ -15,7 +15,7 @@ import { loadRuntime, requireRuntime, callRaw } from './runtime.js';
 import { kInsertBytes, kContainsBytes, kEraseBytes, kCountBytes, kInsertU64, kContainsU64, kEraseU64, kCountU64 } from './runtime.js';
 import { rt, malloc, free, requireHeadroom } from './memory.js';
 import { lastError } from './errors.js';
-import { classified, checkKeys, bytesOf } from './classify.js';
+import { classified, checkKeys, bytesOf, toArray } from './classify.js';
 import { stageKey } from './stage.js';
 import { insertAll, containsAll } from './batch.js';
 import { createArgs } from './options.js';
@@ -82,36 +82,6 @@ function toBytes(bytes) {
   throw new TypeError(
     'cuckoo-wasm: deserialize() takes a Uint8Array, an ArrayBuffer view, an ArrayBuffer or a SharedArrayBuffer',
   );
-}
-
-// A String object, from any realm (a brand check: instanceof would miss one made in another realm).
-function isStringObject(value) {
-  if (typeof value !== 'object' || value === null) return false;
-  try {
-    String.prototype.valueOf.call(value);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-// A batch is an array or any iterable of keys, but not a value that is itself one key and happens to be
-// iterable: a string would be split into its characters, and bytes (Uint8Array, Buffer, any view) into
-// their element values taken as number keys, both silently.
-function toArray(keys, method) {
-  if (Array.isArray(keys)) return keys;
-  const usage = `cuckoo-wasm: ${method}() takes an array or an iterable of keys`;
-  if (typeof keys === 'string' || isStringObject(keys)) {
-    throw new TypeError(`${usage}, not a string, which is one key: ${method}([key])`);
-  }
-  if (ArrayBuffer.isView(keys)) {
-    const elements = keys instanceof DataView ? '' : `; for its elements as number keys, ${method}(Array.from(view))`;
-    throw new TypeError(
-      `${usage}, not a ${keys.constructor?.name ?? 'view'}, which is one key (its bytes): ${method}([key])${elements}`,
-    );
-  }
-  if (keys != null && typeof keys[Symbol.iterator] === 'function') return Array.from(keys);
-  throw new TypeError(usage);
 }
 
 let readyPromise = null;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian 12 machine lacks for this repo, and nothing it already has.
-#   scripts/install-deps.sh bench   native toolchain, xxHash, Google Benchmark, Emscripten, npm packages
+#   scripts/install-deps.sh bench   native toolchain, xxHash, Google Benchmark, Emscripten, zopfli, npm packages
 #   scripts/install-deps.sh test    the above + GoogleTest, clang's fuzzer runtime, Chromium
 # Only Debian's packages and the npm registry are used; nothing is downloaded from elsewhere.
 set -euo pipefail
@@ -16,6 +16,7 @@ have_cmd node || need+=(nodejs npm)
 [ -f /usr/include/xxhash.h ] || need+=(libxxhash-dev)
 [ -f /usr/include/benchmark/benchmark.h ] || need+=(libbenchmark-dev)
 have_cmd em++ || need+=(emscripten)
+have_cmd zopfli || need+=(zopfli)
 if [ "$mode" = test ]; then
   [ -f /usr/include/gtest/gtest.h ] || need+=(libgtest-dev libgmock-dev)
   have_cmd clang++ || need+=(clang)

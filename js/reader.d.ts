@@ -1,0 +1,95 @@
+// js/reader.d.ts: types for the read-only entry `cuckoo-wasm/reader` (ESM `import` and CommonJS `require`).
+//
+// For pages and workers that query filters built elsewhere (a server, the CLI, C++, CuckooFilter): it
+// loads a filter's bytes and answers as CuckooFilter does, for a fraction of the full entry's download.
+// It cannot build or change a filter: for that, import CuckooFilter from 'cuckoo-wasm'.
+//
+//   import { CuckooReader } from 'cuckoo-wasm/reader';
+//   const filter = await CuckooReader.deserialize(bytes);   // bytes from CuckooFilter#serialize(), C++, the CLI
+//   filter.has('alice');                                     // the answer CuckooFilter#has gives
+//   filter.dispose();                                        // frees its WebAssembly memory now
+import type { Key, KeyBatch, Bytes } from './index.js';
+
+export type { Key, KeyBatch, Bytes };
+
+/**
+ * A filter loaded read-only from its serialized bytes (docs/format.md: fixed and growing filters, every
+ * shape): the same answers, properties and errors as `CuckooFilter` gives for the
+ * same bytes. It holds the bytes in WebAssembly memory once: call {@link CuckooReader.dispose} (or use
+ * `using`) when done; a `FinalizationRegistry` frees readers that are garbage-collected without it,
+ * eventually. After `dispose()` every method and property throws, except `dispose()`, `disposed` and
+ * `Symbol.toStringTag`.
+ */
+export declare class CuckooReader {
+  /** Not constructible: readers come from {@link CuckooReader.deserialize}. Throws a `TypeError`. */
+  private constructor();
+
+  /** Resolves when the WebAssembly module is loaded; then {@link CuckooReader.deserializeSync} works. */
+  static readonly ready: Promise<void>;
+
+  /**
+   * Loads a filter from the bytes `CuckooFilter#serialize()` (or C++ `serialize()`, or the CLI) wrote.
+   * @throws (rejects) {TypeError} if `bytes` is not a `Uint8Array`, an `ArrayBufferView`, an `ArrayBuffer`
+   *   or a `SharedArrayBuffer`; {FormatError} on bad bytes, with `CuckooFilter.deserialize`'s message;
+   *   `RangeError` if WebAssembly memory (4 GiB at most) cannot hold them.
+   */
+  static deserialize(bytes: ArrayBufferView | ArrayBuffer | SharedArrayBuffer): Promise<CuckooReader>;
+
+  /** {@link CuckooReader.deserialize}, synchronously: needs the module loaded (`await CuckooReader.ready`). */
+  static deserializeSync(bytes: ArrayBufferView | ArrayBuffer | SharedArrayBuffer): CuckooReader;
+
+  /** Whether the key may be in the set: always `true` for a key the filter holds. */
+  has(key: Key): boolean;
+
+  /** One answer per key, 1 or 0, in order. An invalid key throws, naming its index. */
+  hasMany(keys: KeyBatch): Bytes;
+
+  /** How many stored fingerprints match the key (a key added n times and not deleted: at least n). */
+  count(key: Key): number;
+
+  /** A copy of the bytes it was loaded from. */
+  serialize(): Bytes;
+
+  /** Frees its WebAssembly memory; idempotent. */
+  dispose(): void;
+  [Symbol.dispose](): void;
+  readonly disposed: boolean;
+  readonly [Symbol.toStringTag]: 'CuckooReader';
+
+  /** Keys stored (items, with each parked victim). */
+  readonly size: number;
+  /** Entries of every table: buckets × bucket size. */
+  readonly slotCount: number;
+  /** size / slotCount. */
+  readonly loadFactor: number;
+  /** Table bits per key stored (`Infinity` when empty). */
+  readonly bitsPerItem: number;
+  /** Bytes of the serialized filter. */
+  readonly byteLength: number;
+  /** Whether an insert into the filter would be refused for lack of room (as `CuckooFilter#isFull`). */
+  readonly isFull: boolean;
+  /** Buckets of every table (all levels of a growing filter). */
+  readonly bucketCount: number;
+  readonly bucketSize: 2 | 4 | 8;
+  /** Fingerprint bits (a growing filter's first level's). */
+  readonly fingerprintBits: number;
+  readonly semiSort: boolean;
+  readonly maxKicks: number;
+  readonly seed: bigint;
+  readonly growable: boolean;
+  /** A growing filter's limit on its tables' bytes; `Infinity` for none. */
+  readonly maxMemoryBytes: number;
+  /** Levels of a growing filter (1 for a fixed one). */
+  readonly levels: number;
+  /** The false-positive bound of the filter as it is, its tables full. */
+  readonly fprBound: number;
+}
+
+/**
+ * Bytes that are not a valid filter, with the message `CuckooFilter.deserialize` gives. An `Error`; `name`
+ * is `'FormatError'`. (Under Node, `cuckoo-wasm` and `cuckoo-wasm/reader` are separate modules, each with
+ * its own FormatError: test `error.name === 'FormatError'` to handle both.)
+ */
+export declare class FormatError extends Error {
+  constructor(message?: string);
+}
