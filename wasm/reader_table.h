@@ -78,12 +78,17 @@ inline void read_bucket(const Filter& f, const Level& l, uint64_t bucket, uint32
   const uint8_t* t = table_of(l);
   uint64_t pos = bucket * bucket_bits(f, l);
   if (f.semi_sort) {
+    // [ code: 12 bits ][ low(e0): f - 4 bits ] ... [ low(e3) ]; up to f = 15 that is one read.
     const unsigned lb = l.bits - 4;
-    const auto code = static_cast<unsigned>(read_bits(t, pos, cuckoo::internal::kSemiSortCodeBits));
+    const bool one_read = l.bits <= 15;
+    const uint64_t word = read_bits(t, pos, one_read ? 4 * l.bits - 4 : cuckoo::internal::kSemiSortCodeBits);
+    const auto code = static_cast<unsigned>(word & 0xFFF);
     const unsigned nibbles = g_nibbles[code < cuckoo::internal::kSemiSortCodes ? code : 0];
     pos += cuckoo::internal::kSemiSortCodeBits;
-    for (unsigned s = 0; s < 4; ++s, pos += lb)
-      e[s] = (((nibbles >> (4 * s)) & 0xF) << lb) | static_cast<uint32_t>(read_bits(t, pos, lb));
+    for (unsigned s = 0; s < 4; ++s, pos += lb) {
+      const uint64_t low = one_read ? (word >> (12 + s * lb)) & low_mask(lb) : read_bits(t, pos, lb);
+      e[s] = (((nibbles >> (4 * s)) & 0xF) << lb) | static_cast<uint32_t>(low);
+    }
     return;
   }
   for (unsigned s = 0; s < f.bucket_size; ++s, pos += l.bits) e[s] = static_cast<uint32_t>(read_bits(t, pos, l.bits));
