@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cuckoo/export.h"
+#include "cuckoo/insert_result.h"
 #include "cuckoo/internal/key_traits.h"
 #include "cuckoo/options.h"
 
@@ -72,6 +73,18 @@ class CUCKOO_API CuckooFilter {
   template <typename NotAKey, typename = internal::IfNotAKey<NotAKey>>
   bool insert(NotAKey key) = delete;
 
+  // Inserts key unless contains(key) is already true (core/src/insert_if_absent.cpp). Caveats:
+  // - a false positive reads as kPresent: a key that was not there is then not stored (contains() may
+  //   still say true for it, by the same false positive);
+  // - so erasing such a key later removes another key's fingerprint: erase only keys reported kInserted.
+  InsertResult insert_if_absent(std::string_view key);
+  InsertResult insert_if_absent(uint64_t key);
+  InsertResult insert_if_absent(const void* data, size_t size);
+  template <typename Bytes, typename = internal::IfByteRange<Bytes>>
+  InsertResult insert_if_absent(const Bytes& key) { return insert_if_absent(std::data(key), std::size(key)); }
+  template <typename NotAKey, typename = internal::IfNotAKey<NotAKey>>
+  InsertResult insert_if_absent(NotAKey key) = delete;
+
   // True if key may be in the set; never false for a key inserted and not erased.
   bool contains(std::string_view key) const;
   bool contains(uint64_t key) const;
@@ -108,6 +121,10 @@ class CUCKOO_API CuckooFilter {
   size_t insert_many(const std::string_view* keys, size_t n);
   void contains_many(const uint64_t* keys, size_t n, uint8_t* out) const;
   void contains_many(const std::string_view* keys, size_t n, uint8_t* out) const;
+  // insert_if_absent on keys[0..n) in order (a key repeated in the batch is kPresent the second time);
+  // stops at the first key refused and returns how many keys came before it (inserted or present).
+  size_t insert_many_if_absent(const uint64_t* keys, size_t n);
+  size_t insert_many_if_absent(const std::string_view* keys, size_t n);
 
   // Adds every fingerprint of source (its table and its parked victim) to this filter, without the keys:
   // afterwards this filter contains every key either filter contained. Both must have the same shape and
