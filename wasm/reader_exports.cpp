@@ -29,7 +29,7 @@ bool contains_hash(const Filter& f, uint64_t h) {
   for (uint32_t i = 0; i < f.level_count; ++i) {
     const Level& l = f.levels[i];
     const LevelProbe p = probe_of(l, k);
-    const bool hit = f.semi_sort ? count_in_bucket(f, l, p.index, p.fingerprint) + count_in_bucket(f, l, p.alt, p.fingerprint) != 0
+    const bool hit = f.semi_sort ? (match_semi(f, l, p.index, p.fingerprint) | match_semi(f, l, p.alt, p.fingerprint)) != 0
                                  : (match_plain(f, l, p.index, p.fingerprint) | match_plain(f, l, p.alt, p.fingerprint)) != 0;
     if (hit || victim_matches(l, p)) return true;
   }

@@ -33,8 +33,8 @@ struct Level {
   uint32_t victim_used;
   uint32_t victim_fp;
   uint32_t victim_index;
-  // Plain tables: a bucket is read as groups of `group` fields per 64-bit load; lo has bit 0 of each
-  // field of a group set, hi its top bit.
+  // The probes' SWAR constants (prepare_level): a plain bucket is read as groups of `group` fields per
+  // 64-bit load; lo has bit 0 of each field of a group set, hi its top bit.
   uint32_t group;
   uint32_t pad;
   uint64_t lo, hi;
@@ -94,16 +94,21 @@ inline void read_bucket(const Filter& f, const Level& l, uint64_t bucket, uint32
   for (unsigned s = 0; s < f.bucket_size; ++s, pos += l.bits) e[s] = static_cast<uint32_t>(read_bits(t, pos, l.bits));
 }
 
-// The SWAR constants of a plain level: the most fields per load that divides the bucket (1, 2, 4 or 8),
+// The SWAR constants of a level. Plain: the most fields per load that divides the bucket (1, 2, 4 or 8),
 // so that a bucket is whole groups; a group of g fields and the load's sub-byte shift fit 64 bits when
-// g * f <= 57.
+// g * f <= 57. Semi-sorted with 8 <= f <= 15 (match_semi): four fields of f - 4 bits.
 inline void prepare_level(const Filter& f, Level& l) {
   unsigned group = f.bucket_size;
-  while (group > 1 && group * l.bits > 57) group /= 2;
+  unsigned width = l.bits;
+  if (f.semi_sort) {
+    width = l.bits - 4;
+  } else {
+    while (group > 1 && group * l.bits > 57) group /= 2;
+  }
   l.group = group;
   l.lo = 0;
-  for (unsigned k = 0; k < group; ++k) l.lo |= uint64_t{1} << (k * l.bits);
-  l.hi = l.lo << (l.bits - 1);
+  for (unsigned k = 0; k < group; ++k) l.lo |= uint64_t{1} << (k * width);
+  l.hi = width == 0 ? 0 : l.lo << (width - 1);
 }
 
 // Nonzero iff the plain bucket holds fp: XOR with fp in every field turns matches into zero fields, found
@@ -125,6 +130,20 @@ inline unsigned count_in_bucket(const Filter& f, const Level& l, uint64_t bucket
   unsigned n = 0;
   for (unsigned s = 0; s < f.bucket_size; ++s) n += e[s] == fp;
   return n;
+}
+
+// Nonzero iff the semi-sorted bucket holds fp. From 8 to 15 bits the bucket is one load, and its four
+// nibbles, spread to the bottom of the four (f - 4)-bit fields its low parts take, make the same zero-field
+// test as a plain bucket's: a field is zero iff both the entry's nibble and its low part match fp's.
+inline uint64_t match_semi(const Filter& f, const Level& l, uint64_t bucket, uint32_t fp) {
+  const unsigned lb = l.bits - 4;
+  if (l.bits < 8 || l.bits > 15) return count_in_bucket(f, l, bucket, fp);
+  const uint64_t word = read_bits(table_of(l), bucket * (4 * uint64_t{l.bits} - 4), 4 * l.bits - 4);
+  const auto code = static_cast<unsigned>(word & 0xFFF);
+  const uint64_t n = g_nibbles[code < cuckoo::internal::kSemiSortCodes ? code : 0];
+  const uint64_t nibbles = (n & 0xF) | (n >> 4 & 0xF) << lb | (n >> 8 & 0xF) << (2 * lb) | (n >> 12) << (3 * lb);
+  const uint64_t mismatch = ((word >> 12) ^ (fp & low_mask(lb)) * l.lo) | (nibbles ^ (fp >> lb) * l.lo);
+  return zero_field_marks(mismatch, l.lo) & l.hi;
 }
 
 inline bool victim_matches(const Level& l, const LevelProbe& p) {
