@@ -104,6 +104,8 @@ test('package: the tarball holds the runtime files only, at a sane size', (t) =>
     'dist/index.d.cts',
     'js/reader.js',
     'js/reader.cjs',
+    'js/reader.node.js',
+    'dist/cuckoo_reader.wasm',
     'js/reader.d.ts',
     'dist/cuckoo_reader_binary.mjs',
     'dist/reader.cjs',

@@ -3,7 +3,8 @@
 //
 // The module is built by scripts/build-wasm.mjs and embedded deflated, as base64, in
 // dist/cuckoo_reader_binary.mjs, like the full entry's web module (js/runtime.js says why: no fetch, no
-// file to locate, only 'wasm-unsafe-eval' under a CSP). It imports nothing.
+// file to locate, only 'wasm-unsafe-eval' under a CSP); Node's entries (js/reader.node.js, js/reader.cjs)
+// go through dist/reader.cjs, which reads it from dist/cuckoo_reader.wasm instead. It imports nothing.
 import wasmBinary from '../dist/cuckoo_reader_binary.mjs';
 import { classify, classified, kString, kNumber, kBigInt } from './classify.js';
 
@@ -22,11 +23,18 @@ async function startModule() {
   if (typeof WebAssembly !== 'object' || WebAssembly === null) {
     throw new Error('cuckoo-wasm: this JavaScript engine has no WebAssembly (is it run with --jitless?)');
   }
-  const binary = atob(wasmBinary.base64);
-  const deflated = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) deflated[i] = binary.charCodeAt(i);
-  const stream = new Blob([deflated]).stream().pipeThrough(new DecompressionStream('deflate'));
-  const { instance } = await WebAssembly.instantiate(await new Response(stream).arrayBuffer());
+  let instance;
+  if (typeof wasmBinary.read === 'function') {
+    // Node's CommonJS bundle (dist/reader.cjs) reads the module from its file, and compiles it on this
+    // thread: Node's DecompressionStream and Response take tens of milliseconds to load on first use.
+    instance = new WebAssembly.Instance(new WebAssembly.Module(wasmBinary.read()));
+  } else {
+    const binary = atob(wasmBinary.base64);
+    const deflated = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) deflated[i] = binary.charCodeAt(i);
+    const stream = new Blob([deflated]).stream().pipeThrough(new DecompressionStream('deflate'));
+    instance = (await WebAssembly.instantiate(await new Response(stream).arrayBuffer())).instance;
+  }
   const M = instance.exports;
   rd.M = M;
   top = (M.reader_heap_base() + 7) & ~7;

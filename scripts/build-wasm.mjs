@@ -7,7 +7,9 @@
 //                          flavour from its file   <- js/index.cjs (require), js/index.node.js (import)
 //   dist/cuckoo_reader_binary.mjs  the read-only module (wasm/reader_exports.cpp, built with the web
 //                          flavour), deflated, as base64          <- js/reader_runtime.js (`cuckoo-wasm/reader`)
-//   dist/reader.cjs        js/reader.js bundled as CommonJS   <- js/reader.cjs
+//   dist/cuckoo_reader.wasm  the read-only module             <- dist/reader.cjs
+//   dist/reader.cjs        js/reader.js bundled as CommonJS, reading the module from its file
+//                          <- js/reader.cjs (require), js/reader.node.js (import in Node)
 //   dist/reader.d.cts      js/reader.d.ts, the same for the read-only entry
 //   dist/index.d.cts       js/index.d.ts as CommonJS declarations (TypeScript reads a .d.ts in a "type":
 //                          "module" package as ESM, so `require` under module node16 needs its own copy)
@@ -113,9 +115,13 @@ writeFileSync(
   path.join(dist, 'cuckoo.cjs'),
   bundleCjs(path.join(root, 'js', 'index.js'), { '../dist/cuckoo_wasm_binary.mjs': nodeBinary }),
 );
+// Node's read-only entries read the module from its file, as the full entry's do.
+writeFileSync(path.join(dist, 'cuckoo_reader.wasm'), readerWasm);
+const readerFromFile =
+  "{ read: () => require('node:fs').readFileSync(require('node:path').join(__dirname, 'cuckoo_reader.wasm')) }";
 writeFileSync(
   path.join(dist, 'reader.cjs'),
-  bundleCjs(path.join(root, 'js', 'reader.js'), { '../dist/cuckoo_reader_binary.mjs': readerBinary }),
+  bundleCjs(path.join(root, 'js', 'reader.js'), { '../dist/cuckoo_reader_binary.mjs': readerFromFile }),
 );
 writeFileSync(path.join(dist, 'index.d.cts'), readFileSync(path.join(root, 'js', 'index.d.ts'), 'utf8'));
 // The reader's declarations take the key types from the main entry's, as CommonJS declarations there.
@@ -146,6 +152,7 @@ async function smokeReader(reader, how) {
   if (!ok) throw new Error(`build-wasm: smoke test failed through the read-only ${how} entry`);
 }
 await smokeReader(await import(pathToFileURL(path.join(root, 'js', 'reader.js')).href), 'ESM');
+await smokeReader(await import(pathToFileURL(path.join(root, 'js', 'reader.node.js')).href), 'Node ESM');
 await smokeReader(createRequire(import.meta.url)(path.join(root, 'js', 'reader.cjs')), 'CommonJS');
 
 console.log(
