@@ -106,6 +106,7 @@ test('package: the tarball holds the runtime files only, at a sane size', (t) =>
     'js/reader.cjs',
     'js/reader.node.js',
     'dist/cuckoo_reader.wasm',
+    'reader/package.json',
     'js/reader.d.ts',
     'dist/cuckoo_reader_binary.mjs',
     'dist/reader.cjs',
@@ -120,6 +121,12 @@ test('package: the tarball holds the runtime files only, at a sane size', (t) =>
   for (const target of [pkg.main, pkg.module, pkg.types, ...conditions, ...Object.values(pkg.bin)]) {
     assert.ok(files.includes(path.posix.normalize(target)), `package.json points at ${target}, not in the tarball`);
   }
+  // reader/package.json (for resolvers that ignore "exports") names the files the "./reader" export does.
+  const proxy = JSON.parse(readFileSync(path.join(root, 'reader', 'package.json'), 'utf8'));
+  for (const field of ['main', 'module', 'types']) {
+    const target = path.posix.normalize(path.posix.join('reader', proxy[field]));
+    assert.ok(files.includes(target) && conditions.includes(`./${target}`), `reader/package.json's ${field}: ${target}`);
+  }
   // The specs the README links to (the binary format a server writes for a browser to read, and the
   // hash it depends on) ship with it, so those links work for a reader of the installed package.
   const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
@@ -128,7 +135,7 @@ test('package: the tarball holds the runtime files only, at a sane size', (t) =>
   }
   // Nothing else: no tests, fixtures, C++ sources, build trees, benchmarks, tools, source maps, tarballs.
   const allowed =
-    /^(package\.json|README\.md|LICENSE(\.\w+)?|docs\/[\w-]+\.md|js\/(cli\/)?[\w.-]+\.(js|cjs|d\.ts)|dist\/[\w.-]+\.(mjs|cjs|d\.cts|wasm))$/;
+    /^(package\.json|reader\/package\.json|README\.md|LICENSE(\.\w+)?|docs\/[\w-]+\.md|js\/(cli\/)?[\w.-]+\.(js|cjs|d\.ts)|dist\/[\w.-]+\.(mjs|cjs|d\.cts|wasm))$/;
   const unexpected = files.filter((f) => !allowed.test(f));
   assert.deepEqual(unexpected, [], 'files in the tarball that a consumer does not need');
   for (const f of files) {
