@@ -12,7 +12,7 @@ import { classified, bytesOf, isKeyError, toArray } from './classify.js';
 import { readHeader, checkTable, formatError, tableBytes, levelLimit, extraBits, kMaxTableBytes } from './reader_format.js';
 
 // wasm/reader_table.h: sizeof(Filter) before its levels, and sizeof(Level).
-const kFilterBytes = 32;
+const kFilterBytes = 40;
 const kLevelBytes = 56;
 
 const finalizer =

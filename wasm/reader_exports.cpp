@@ -25,6 +25,17 @@ LevelKey level_key(const Filter& f, uint64_t h) {
 }
 
 bool contains_hash(const Filter& f, uint64_t h) {
+  if (f.level_count == 1) {
+    // One table (a fixed filter, or a growing one at its first level): hashing.md's formulas directly.
+    const Level& l = f.levels[0];
+    const BucketHasher hasher(l.bucket_count, l.bits);
+    const uint64_t index = hasher.index(h);
+    const uint32_t fp = hasher.fingerprint(h);
+    const LevelProbe p{index, hasher.alt_index(index, fp), fp};
+    const uint64_t found = f.semi_sort ? match_semi(f, l, p.index, fp) | match_semi(f, l, p.alt, fp)
+                                       : match_plain(f, l, p.index, fp) | match_plain(f, l, p.alt, fp);
+    return found != 0 || victim_matches(l, p);
+  }
   const LevelKey k = level_key(f, h);
   for (uint32_t i = 0; i < f.level_count; ++i) {
     const Level& l = f.levels[i];
@@ -53,9 +64,7 @@ uint64_t hash_key(const Filter& f, const uint8_t* key, size_t n) {
 }
 
 // XXH3_64bits_withSeed of the key's 8 little-endian bytes, by the core's shortcut for them.
-uint64_t hash_u64(const Filter& f, uint32_t lo, uint32_t hi) {
-  return cuckoo::internal::SeededU64Hash(f.seed)((uint64_t{hi} << 32) | lo);
-}
+uint64_t hash_u64(const Filter& f, uint32_t lo, uint32_t hi) { return f.u64_hash((uint64_t{hi} << 32) | lo); }
 
 }  // namespace
 
@@ -71,8 +80,10 @@ EMSCRIPTEN_KEEPALIVE uint64_t reader_checksum(const uint8_t* data, size_t size) 
   return cuckoo::internal::hash_bytes(data, size, 0);
 }
 
-// Fills in the levels' probe constants (and the semi-sort code table): once, before any other call on f.
+// Fills in the integer keys' hashing and the levels' probe constants (and the semi-sort code table):
+// once, before any other call on f.
 EMSCRIPTEN_KEEPALIVE void reader_prepare(Filter* f) {
+  f->u64_hash = cuckoo::internal::SeededU64Hash(f->seed);
   if (f->semi_sort) build_semi_sort_codes();
   for (uint32_t i = 0; i < f->level_count; ++i) prepare_level(*f, f->levels[i]);
 }

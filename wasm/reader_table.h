@@ -8,9 +8,11 @@
 // Key hashing is the core's own (hash.h, level_hasher.h): a fixed filter is a growing filter's level 0.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "bits.h"
+#include "hash.h"
 #include "level_hasher.h"
 #include "semi_sorted_table.h"  // kSemiSortCodes, kSemiSortCodeBits
 
@@ -40,7 +42,8 @@ struct Level {
   uint64_t lo, hi;
 };
 
-// A filter: its shape, then its levels, newest first (a fixed filter has one).
+// A filter: its shape, then its levels, newest first (a fixed filter has one). JS writes all but
+// u64_hash, which reader_prepare() fills in.
 struct Filter {
   uint64_t seed;
   uint32_t bucket_size;
@@ -49,8 +52,11 @@ struct Filter {
   uint32_t base_buckets;  // n0
   uint32_t level_count;
   uint32_t pad;
+  cuckoo::internal::SeededU64Hash u64_hash;  // the seed's share of hashing an integer key, done once
   Level levels[1];        // level_count of them
 };
+static_assert(sizeof(cuckoo::internal::SeededU64Hash) == 8 && offsetof(Filter, levels) == 40,
+              "js/reader_filter.js writes this layout");
 
 // code -> the four nibbles of the sorted tuple it numbers, n0 | n1 << 4 | n2 << 8 | n3 << 12, in the
 // order of docs/format.md (what SemiSortCodec builds). Filled in on first use by a semi-sorted filter.
