@@ -415,6 +415,11 @@ const detachedCopy: CuckooFilter = detachedDeserialize(detached.serialize());
 // The read-only entry: every member, on the bytes of a growing filter.
 const readerBytes = growing.serialize();
 const reader: CuckooReader = await CuckooReader.deserialize(readerBytes);
+const streamed: CuckooReader = await CuckooReader.deserialize(new Response(readerBytes));
+const fromBody: CuckooReader = await CuckooReader.deserialize(new Response(readerBytes).body!);
+const fromPieces: CuckooReader = await CuckooReader.deserialize((async function* (): AsyncGenerator<Uint8Array> { yield readerBytes; })());
+check(streamed.size === growing.size && fromBody.size === growing.size && fromPieces.size === growing.size, 'reader from streams');
+for (const r of [streamed, fromBody, fromPieces]) r.dispose();
 await CuckooReader.ready;
 const readerSync: CuckooReader = CuckooReader.deserializeSync(readerBytes.buffer);
 const readerFound: boolean = reader.has('alice');

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { CuckooFilter } from '../js/index.js';
@@ -148,6 +149,27 @@ function outcome(load, bytes) {
   }
 }
 
+// bytes as an async iterable of pieces of random sizes (some empty).
+function piecesOf(bytes, rand) {
+  const pieces = [];
+  for (let at = 0; at < bytes.length; ) {
+    const n = Math.min(bytes.length - at, Math.floor(rand() * 80) * (rand() < 0.1 ? 0 : 1) + (rand() < 0.2 ? 1000 : 0));
+    pieces.push(bytes.slice(at, at + n));
+    at += n;
+  }
+  return (async function* () {
+    yield* pieces;
+  })();
+}
+
+async function streamOutcome(bytes, rand) {
+  try {
+    return { f: await CuckooReader.deserialize(piecesOf(bytes, rand)) };
+  } catch (error) {
+    return { error };
+  }
+}
+
 test('bad bytes: the same errors as CuckooFilter.deserialize, and the same answers when they load', async () => {
   await CuckooFilter.ready;
   await CuckooReader.ready;
@@ -193,6 +215,14 @@ test('bad bytes: the same errors as CuckooFilter.deserialize, and the same answe
     }
     const full = outcome((b) => CuckooFilter.deserializeSync(b), bytes);
     const reader = outcome((b) => CuckooReader.deserializeSync(b), bytes);
+    // The same bytes as a stream of pieces: the same outcome as in one piece.
+    const streamed = await streamOutcome(bytes, rand);
+    assert.equal(streamed.error?.message, reader.error?.message, `round ${round}: streamed`);
+    assert.equal(streamed.error?.constructor, reader.error?.constructor, `round ${round}: streamed`);
+    if (streamed.f) {
+      assertSame(reader.f, streamed.f, keys.slice(0, 10), `round ${round}: streamed`);
+      streamed.f.dispose();
+    }
     if (full.error) {
       assert.ok(reader.error, `round ${round}: CuckooFilter refused (${full.error.message}), the reader loaded`);
       assert.equal(reader.error.constructor.name, full.error.constructor.name, `round ${round}: ${full.error.message}`);
@@ -249,4 +279,44 @@ test('memory: disposed readers give their memory back', async () => {
     b.dispose();
   }
   assert.ok(rd.M.memory.buffer.byteLength <= before + bytes.length + 65536, 'memory grew across load/dispose cycles');
+});
+
+test('streams: a Response, its body, a ReadableStream, a Node Readable and async iterables load as bytes do', async () => {
+  const f = await CuckooFilter.create({ fpr: 0.001 });
+  for (let i = 0; i < 20_000; i++) f.add(`s-${i}`);
+  const bytes = f.serialize();
+  const keys = probeKeys(random(5), 200).concat(['s-1', 's-19999']);
+  const rand = random(11);
+  const sources = [
+    ['Response', () => new Response(bytes)],
+    ['Response body', () => new Response(bytes).body],
+    ['ReadableStream of small pieces', () => new ReadableStream({
+      start(controller) {
+        for (let at = 0; at < bytes.length; at += 777) controller.enqueue(bytes.slice(at, at + 777));
+        controller.close();
+      },
+    })],
+    ['Node Readable', () => Readable.from([bytes.slice(0, 10), bytes.slice(10, 70), bytes.slice(70)])],
+    ['async iterable of random pieces', () => piecesOf(bytes, rand)],
+  ];
+  for (const [what, source] of sources) {
+    const reader = await CuckooReader.deserialize(source());
+    assertSame(f, reader, keys, what);
+    assert.deepEqual(reader.serialize(), bytes, what);
+    reader.dispose();
+  }
+  await assert.rejects(CuckooReader.deserialize(Readable.from(['text'])), /read a string from the stream/);
+  await assert.rejects(CuckooReader.deserialize(Readable.from([[1, 2, 3]])), /a stream of Uint8Array pieces/);
+  await assert.rejects(CuckooReader.deserialize(new Response(bytes.slice(0, 100))), /^FormatError: cuckoo: truncated input: expected \d+ bytes, got 100$/);
+  const longer = new Uint8Array(bytes.length + 5);
+  longer.set(bytes);
+  await assert.rejects(CuckooReader.deserialize(new Response(longer)), (e) => e.message === `cuckoo: trailing bytes: expected ${bytes.length} bytes, got ${bytes.length + 5}`);
+  await assert.rejects(CuckooReader.deserialize(new Response(new Uint8Array(0))), /0 bytes is shorter than the 64-byte header/);
+  // A source that fails midway: its error, and the block given back.
+  const failing = (async function* () {
+    yield bytes.slice(0, 5000);
+    throw new Error('network down');
+  })();
+  await assert.rejects(CuckooReader.deserialize(failing), /network down/);
+  f.dispose();
 });

@@ -13,6 +13,16 @@ import type { Key, KeyBatch, Bytes } from './index.js';
 export type { Key, KeyBatch, Bytes };
 
 /**
+ * A stream of a filter's bytes, as {@link CuckooReader.deserialize} reads it: a fetch `Response` or its
+ * `body` (a `ReadableStream`), or any async iterable of `Uint8Array` pieces (a Node `Readable`). Typed by
+ * shape, so that it needs neither the DOM's nor Node's declarations.
+ */
+export type ByteStream =
+  | AsyncIterable<Uint8Array>
+  | { getReader(): { read(): Promise<{ done: boolean; value?: Uint8Array }>; cancel(): Promise<void> } }
+  | { readonly body: unknown; arrayBuffer(): Promise<ArrayBuffer> };
+
+/**
  * A filter loaded read-only from its serialized bytes (docs/format.md: fixed and growing filters, every
  * shape): the same answers, properties and errors as `CuckooFilter` gives for the
  * same bytes. It holds the bytes in WebAssembly memory once: call {@link CuckooReader.dispose} (or use
@@ -28,12 +38,15 @@ export declare class CuckooReader {
   static readonly ready: Promise<void>;
 
   /**
-   * Loads a filter from the bytes `CuckooFilter#serialize()` (or C++ `serialize()`, or the CLI) wrote.
-   * @throws (rejects) {TypeError} if `bytes` is not a `Uint8Array`, an `ArrayBufferView`, an `ArrayBuffer`
-   *   or a `SharedArrayBuffer`; {FormatError} on bad bytes, with `CuckooFilter.deserialize`'s message;
-   *   `RangeError` if WebAssembly memory (4 GiB at most) cannot hold them.
+   * Loads a filter from the bytes `CuckooFilter#serialize()` (or C++ `serialize()`, or the CLI) wrote, or
+   * from a stream of them ({@link ByteStream}: `fetch()`'s `Response`, for one), whose pieces go straight
+   * into WebAssembly memory as they arrive.
+   * @throws (rejects) {TypeError} if `bytes` is neither bytes (a `Uint8Array`, an `ArrayBufferView`, an
+   *   `ArrayBuffer` or a `SharedArrayBuffer`) nor a stream of `Uint8Array` pieces; {FormatError} on bad
+   *   bytes, with `CuckooFilter.deserialize`'s message for the same bytes; `RangeError` if WebAssembly
+   *   memory (4 GiB at most) cannot hold them. A stream's own error passes through.
    */
-  static deserialize(bytes: ArrayBufferView | ArrayBuffer | SharedArrayBuffer): Promise<CuckooReader>;
+  static deserialize(bytes: ArrayBufferView | ArrayBuffer | SharedArrayBuffer | ByteStream): Promise<CuckooReader>;
 
   /** {@link CuckooReader.deserialize}, synchronously: needs the module loaded (`await CuckooReader.ready`). */
   static deserializeSync(bytes: ArrayBufferView | ArrayBuffer | SharedArrayBuffer): CuckooReader;

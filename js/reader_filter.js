@@ -9,7 +9,9 @@
 // FinalizationRegistry gives back the blocks of readers never disposed, eventually.
 import { loadReader, rd, alloc, release, callProbe, stageKey, shrinkScratch, kKeptScratch } from './reader_runtime.js';
 import { classified, bytesOf, isKeyError, toArray } from './classify.js';
-import { readHeader, checkTable, formatError, tableBytes, levelLimit, extraBits, kMaxTableBytes } from './reader_format.js';
+import { readHeader, readLevelHeaders, checkLength, checkTable, formatError } from './reader_format.js';
+import { tableBytes, levelLimit, extraBits, kMaxTableBytes } from './reader_format.js';
+import { isStreamLike, piecesOf } from './reader_stream.js';
 
 // wasm/reader_table.h: sizeof(Filter) before its levels, and sizeof(Level).
 const kFilterBytes = 40;
@@ -127,6 +129,87 @@ function properties(shape, tables, bytes, tableTotal) {
   };
 }
 
+// The block in wasm memory for a filter whose header readHeader() read (`plan`): its descriptor, then
+// room for its serialized bytes at `file`.
+function allocate(plan) {
+  const head = kFilterBytes + plan.tables.length * kLevelBytes;
+  const size = plan.body + 8;
+  const bytes = head + size;
+  const address = alloc(bytes);
+  return { ...plan, address, file: address + head, size, bytes };
+}
+
+// deserialize's checks from the checksum on, over the bytes in the block, and the reader; frees the
+// block and throws on bad bytes.
+function finishLoad(block) {
+  const M = rd.M;
+  const { shape, tables, body, address, file } = block;
+  let tableTotal;
+  try {
+    if (M.reader_checksum(file, body) !== new DataView(rd.heap.buffer).getBigInt64(file + body, true)) {
+      throw formatError('checksum mismatch: the bytes are corrupted');
+    }
+    readLevelHeaders(rd.heap.subarray(file, file + block.size), shape, tables);
+    describe(address, file, shape, tables);
+    M.reader_prepare(address);
+    tableTotal = checkTables(M, address, shape, tables);
+  } catch (error) {
+    release(address, block.bytes);
+    throw error;
+  }
+  return new CuckooReader(kConstruct, block, properties(shape, tables, block.size, tableTotal));
+}
+
+// A reader from a stream of byte pieces: the header from the first 64 bytes, then every piece straight into
+// its block. Bad bytes get the errors deserializeSync gives the same bytes in one piece; a stream longer
+// or shorter than its header says is read to its end first, to name its length.
+async function loadStream(source) {
+  const pieces = piecesOf(source);
+  let head = new Uint8Array(0);
+  let received = 0;
+  let block = null;
+  try {
+    for (;;) {
+      const { done, value } = await pieces.next();
+      if (done) break;
+      if (!(value instanceof Uint8Array)) {
+        if (typeof value === 'string') {
+          throw new TypeError('cuckoo-wasm: deserialize() read a string from the stream: open it without an encoding');
+        }
+        throw new TypeError('cuckoo-wasm: deserialize() takes a stream of Uint8Array pieces');
+      }
+      if (block === null) {
+        const joined = new Uint8Array(head.length + value.length);
+        joined.set(head);
+        joined.set(value, head.length);
+        head = joined;
+        if (head.length < 64) continue;
+        block = allocate(readHeader(head, Infinity));
+        received = 0;
+        copy(block, head, 0);
+        received = head.length;
+        head = null;
+      } else {
+        copy(block, value, received);
+        received += value.length;
+      }
+    }
+    if (block === null) readHeader(head); // fewer than 64 bytes: the truncated-input error
+    checkLength(received, block.size);
+  } catch (error) {
+    await pieces.return?.();
+    if (block !== null) release(block.address, block.bytes);
+    throw error;
+  }
+  return finishLoad(block);
+}
+
+// Copies the part of `piece` (bytes at offset `at` of the stream) that falls within the block's bytes.
+function copy(block, piece, at) {
+  const room = block.size - at;
+  if (room > 0) rd.heap.set(room < piece.length ? piece.subarray(0, room) : piece, block.file + at);
+}
+
 let readyPromise = null;
 
 export class CuckooReader {
@@ -135,10 +218,16 @@ export class CuckooReader {
   #blockBytes = 0;
   #properties = null;
 
-  constructor(token) {
+  // Only finishLoad() makes readers: a block it checked, and what the reader reports.
+  constructor(token, block, properties) {
     if (token !== kConstruct) {
       throw new TypeError('cuckoo-wasm: a CuckooReader comes from CuckooReader.deserialize(bytes), not from new');
     }
+    this.#address = block.address;
+    this.#file = block.file;
+    this.#blockBytes = block.bytes;
+    this.#properties = properties;
+    if (finalizer !== null) finalizer.register(this, [block.address, block.bytes], this);
   }
 
   // Resolves when the WebAssembly module is ready; after that, deserializeSync works.
@@ -153,46 +242,33 @@ export class CuckooReader {
     return readyPromise;
   }
 
+  // bytes, or a stream of them (a fetch Response or its body, a ReadableStream, a Node Readable, any async
+  // iterable of Uint8Array pieces), copied into wasm memory as they arrive: once, with no whole copy in JS.
   static async deserialize(bytes) {
     await loadReader();
+    if (isStreamLike(bytes)) return loadStream(bytes);
     return CuckooReader.deserializeSync(bytes);
   }
 
   static deserializeSync(bytes) {
-    const M = requireLoaded();
+    requireLoaded();
     const view = bytesOf(bytes);
     if (view === null) {
       throw new TypeError(
         'cuckoo-wasm: deserialize() takes a Uint8Array, an ArrayBuffer view, an ArrayBuffer or a SharedArrayBuffer',
       );
     }
-    const { shape, tables, body } = readHeader(view);
-    const head = kFilterBytes + tables.length * kLevelBytes;
-    const blockBytes = head + view.length;
-    const address = alloc(blockBytes);
-    const file = address + head;
-    let tableTotal;
+    const block = allocate(readHeader(view));
     try {
-      rd.heap.set(view, file);
-      if (M.reader_checksum(file, body) !== new DataView(rd.heap.buffer).getBigInt64(file + body, true)) {
-        throw formatError('checksum mismatch: the bytes are corrupted');
-      }
-      describe(address, file, shape, tables);
-      M.reader_prepare(address);
-      tableTotal = checkTables(M, address, shape, tables);
+      rd.heap.set(view, block.file);
     } catch (error) {
-      release(address, blockBytes);
+      release(block.address, block.bytes);
       throw error;
     }
-    const reader = new CuckooReader(kConstruct);
-    reader.#address = address;
-    reader.#file = file;
-    reader.#blockBytes = blockBytes;
-    reader.#properties = properties(shape, tables, view.length, tableTotal);
-    if (finalizer !== null) finalizer.register(reader, [address, blockBytes], reader);
-    return reader;
+    return finishLoad(block);
   }
 
+  // A reader over a block that finishLoad() checked; `properties` are what it reports.
   // The descriptor's address, or throws if disposed (member: 'has()' for a method, 'size' for a property).
   #live(member) {
     const address = this.#address;

@@ -58,19 +58,21 @@ function configProblem(c) {
   return null;
 }
 
-function checkLength(size, expected) {
+export function checkLength(size, expected) {
   if (size < expected) throw formatError(`truncated input: expected ${expected} bytes, got ${size}`);
   if (size > expected) throw formatError(`trailing bytes: expected ${expected} bytes, got ${size}`);
 }
 
-// Steps 2 to 7 on the bytes: returns the filter's shape and its tables (oldest first), each with the
-// fields steps 9 and 10 check (checkTable). Throws FormatError.
-export function readHeader(bytes) {
-  const size = bytes.length;
+// Steps 2 to 7 on the bytes of a filter of `size` bytes, of which `bytes` holds at least the 56-byte
+// header (all of them, unless they come from a stream: then `size` is Infinity until the stream ends, and
+// the caller makes the length check, checkLength(size, body + 8), itself). Returns the filter's shape
+// and its tables (oldest first); a version 1 table has the fields steps 9 and 10 check, a version 2 one
+// gets them from its level header (readLevelHeaders). Throws FormatError.
+export function readHeader(bytes, size = bytes.length) {
   if (size < kOverhead) {
     throw formatError(`truncated input: ${size} bytes is shorter than the ${kOverhead}-byte header and checksum`);
   }
-  const view = new DataView(bytes.buffer, bytes.byteOffset, size);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, kHeaderBytes);
   const u32 = (at) => view.getUint32(at, true);
   const u64 = (at) => view.getBigUint64(at, true);
   if (u32(0) !== 0x4f4f4b43) throw formatError('bad magic: not a cuckoo filter');
@@ -102,7 +104,6 @@ export function readHeader(bytes) {
   let body = kHeaderBytes;
   if (!growable) {
     body += tableBytes(shape.bucketCount, bucketSize, fingerprintBits, semiSort);
-    checkLength(size, body + 8);
     tables.push({
       level: 0,
       extra: 0,
@@ -130,17 +131,23 @@ export function readHeader(bytes) {
       body = table > kMaxTableBytes || body + kLevelHeaderBytes + table > kMaxBody ? 0 : body + kLevelHeaderBytes + table;
     }
     if (body === 0) throw formatError(`invalid header: ${levels} levels of this shape exceed the address space`);
-    checkLength(size, body + 8);
-    for (const t of tables) {
-      const at = t.offset - kLevelHeaderBytes;
-      t.items = u64(at);
-      t.victimIndex = u64(at + 8);
-      t.victimFp = u32(at + 24);
-      t.levelFlags = u32(at + 28);
-      t.victim = (t.levelFlags & 1) !== 0;
-    }
   }
+  if (size !== Infinity) checkLength(size, body + 8);
   return { shape, tables, body };
+}
+
+// A version 2 filter's level headers, from its whole bytes (after the length check), into its tables.
+export function readLevelHeaders(bytes, shape, tables) {
+  if (!shape.growable) return;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  for (const t of tables) {
+    const at = t.offset - kLevelHeaderBytes;
+    t.items = view.getBigUint64(at, true);
+    t.victimIndex = view.getBigUint64(at + 8, true);
+    t.victimFp = view.getUint32(at + 24, true);
+    t.levelFlags = view.getUint32(at + 28, true);
+    t.victim = (t.levelFlags & 1) !== 0;
+  }
 }
 
 // Steps 9 and 10 of one table (its level flags first, for version 2); `where` prefixes the messages.
