@@ -567,6 +567,13 @@ test('package: the types also work with TypeScript 4.9 (nodenext ESM and CJS, no
   assert.ok(existsSync(tsc49), `no ${tsc49}: npm ci (typescript-4.9 is a devDependency)`);
   // One file, read as ESM (.mts), CommonJS (.cts) and, under node10 resolution, a plain .ts.
   const source = `import { CuckooFilter, type Key } from 'cuckoo-wasm';
+import { CuckooReader } from 'cuckoo-wasm/reader';
+export async function readerMain(bytes: Uint8Array): Promise<number> {
+  const r: CuckooReader = await CuckooReader.deserialize(bytes);
+  const n: number = r.size + r.count('a') + r.hasMany(['a', 1]).length + (r.has(2n) ? 1 : 0);
+  r.dispose();
+  return n;
+}
 export async function main(): Promise<number> {
   const f = await CuckooFilter.create({ capacity: 1000, fpr: 0.01, bucketSize: 4 });
   const keys: Key[] = ['a', 1, 2n, new Uint8Array([1])];
