@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian 12 machine lacks for this repo, and nothing it already has.
 #   scripts/install-deps.sh bench   native toolchain, xxHash, Google Benchmark, Emscripten, zopfli, npm packages
-#   scripts/install-deps.sh test    the above + GoogleTest, clang's fuzzer runtime, Chromium
+#   scripts/install-deps.sh test    the above + GoogleTest, clang's fuzzer runtime, Chromium, redis-server
 # Only Debian's packages and the npm registry are used; nothing is downloaded from elsewhere.
 set -euo pipefail
 mode=${1:-test}
@@ -22,6 +22,7 @@ if [ "$mode" = test ]; then
   have_cmd clang++ || need+=(clang)
   ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || need+=(libclang-rt-14-dev)
   have_cmd chromium || need+=(chromium)
+  have_cmd redis-server || need+=(redis-server)  # the Redis module's tests (redis/test/)
 fi
 
 if [ ${#need[@]} -gt 0 ]; then

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds everything and runs every test: native (Release, then ASan+UBSan, then the concurrency tests under
 # TSan), the deserializer fuzzer for a bounded time, then the WASM package's JS tests (Node, packed
-# tarball, headless Chromium), and those again, except the browser's, under Debian's Node 18.
+# tarball, headless Chromium), the Redis module's tests (real redis-server processes), and the JS tests
+# again, except the browser's, under Debian's Node 18.
 # Installs what is missing first. Usage: scripts/test.sh   (CUCKOO_FUZZ_SECONDS=60 by default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,6 +46,9 @@ fi
 step "WASM build and JS tests"
 npm run build
 npm test
+
+step "Redis module tests (redis-server processes on loopback with build/redis/cuckoo_redis.so)"
+node --test redis/test/
 
 step "JS tests under Node 18, the oldest Node the package supports"
 scripts/test-node18.sh
