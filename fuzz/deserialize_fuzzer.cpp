@@ -7,7 +7,9 @@
 //          version 1 the header's count; in version 2 each level header's and the header's total
 //   bit 1: recompute the trailing checksum
 // Whatever deserialize accepts must behave: re-serializing gives the same bytes, lookups agree with
-// count(), inserted keys are found and can be erased, and what we serialize after that loads again.
+// count(), inserted keys are found and can be erased, and what we serialize after that loads again. The
+// read-only module's operations (wasm/reader_probe.h, `cuckoo-wasm/reader`), run on the accepted bytes in
+// place, must find every table valid with the core's counts and give the core's contains() and count().
 // Any violation aborts, which libFuzzer reports as a crash. Seeds: testdata/golden/*.bin (fuzz/run.sh).
 #include <algorithm>
 #include <cstddef>
@@ -23,6 +25,7 @@
 #include "filter_core.h"
 #include "hash.h"
 #include "level_hasher.h"
+#include "reader_probe.h"  // wasm/: the read-only module's operations, compiled natively here
 
 namespace {
 
@@ -104,6 +107,65 @@ void reseal(std::vector<uint8_t>& b) {
   put_le(&b[body], XXH3_64bits(b.data(), body), 8);
 }
 
+// The read-only module's view of accepted bytes, laid out as js/reader_filter.js writes it, over the bytes
+// in place (their own allocation: AddressSanitizer sees any read past them): every table passes its
+// checks with the core's counts, and the lookups give the core's answers.
+void check_reader(const cuckoo::CuckooFilter& f, const std::vector<uint8_t>& bytes, const std::vector<std::string_view>& keys,
+                  const std::vector<uint64_t>& ints) {
+  using cuckoo_reader::Filter;
+  using cuckoo_reader::Level;
+  const cuckoo::Config& c = f.config();
+  const unsigned levels = f.levels();
+  std::vector<uint64_t> storage((offsetof(Filter, levels) + levels * sizeof(Level)) / 8 + 1);
+  auto* r = reinterpret_cast<Filter*>(storage.data());
+  r->seed = c.seed;
+  r->bucket_size = c.bucket_size;
+  r->semi_sort = c.semi_sort;
+  r->base_bits = c.fingerprint_bits;
+  r->base_buckets = static_cast<uint32_t>(c.bucket_count);
+  r->level_count = levels;
+  size_t at = cuckoo::kHeaderBytes;
+  for (unsigned s = 0; s < levels; ++s) {
+    const cuckoo::Config lc = c.growable ? cuckoo::internal::level_config(c, s) : c;
+    Level& l = r->levels[levels - 1 - s];  // newest first
+    if (c.growable) {
+      l.victim_used = get_le(&bytes[at + 28], 4) & 1;
+      l.victim_fp = static_cast<uint32_t>(get_le(&bytes[at + 24], 4));
+      l.victim_index = static_cast<uint32_t>(get_le(&bytes[at + 8], 8));
+      at += cuckoo::kLevelHeaderBytes;
+    } else {
+      l.victim_used = (bytes[7] & 2) != 0;
+      l.victim_fp = static_cast<uint32_t>(get_le(&bytes[12], 4));
+      l.victim_index = static_cast<uint32_t>(get_le(&bytes[40], 8));
+    }
+    l.table = reinterpret_cast<uintptr_t>(bytes.data() + at);
+    l.bucket_count = static_cast<uint32_t>(lc.bucket_count);
+    l.bits = lc.fingerprint_bits;
+    l.extra_bits = lc.fingerprint_bits - c.fingerprint_bits;
+    l.level = s;
+    at += lc.table_bytes();
+  }
+  cuckoo_reader::prepare(*r);
+  uint64_t stored = 0;
+  for (unsigned i = 0; i < levels; ++i) {
+    const double entries = cuckoo_reader::scan(*r, i);
+    check(entries >= 0);
+    stored += static_cast<uint64_t>(entries) + r->levels[i].victim_used;
+    check(!r->levels[i].victim_used || !cuckoo_reader::victim_has_room(*r, i));
+  }
+  check(stored == f.size());
+  for (std::string_view k : keys) {
+    const uint64_t h = cuckoo_reader::hash_key(*r, reinterpret_cast<const uint8_t*>(k.data()), k.size());
+    check(cuckoo_reader::contains_hash(*r, h) == f.contains(k));
+    check(cuckoo_reader::count_hash(*r, h) == f.count(k));
+  }
+  for (uint64_t k : ints) {
+    const uint64_t h = cuckoo_reader::hash_u64(*r, k);
+    check(cuckoo_reader::contains_hash(*r, h) == f.contains(k));
+    check(cuckoo_reader::count_hash(*r, h) == f.count(k));
+  }
+}
+
 // Exercises a filter that deserialize accepted, with keys taken from the input.
 void exercise(cuckoo::CuckooFilter& f, const std::vector<uint8_t>& bytes) {
   check(f.serialize() == bytes);  // before any mutation: loading and saving is the identity
@@ -124,6 +186,7 @@ void exercise(cuckoo::CuckooFilter& f, const std::vector<uint8_t>& bytes) {
 
   for (std::string_view k : keys) check(f.contains(k) == (f.count(k) > 0));
   for (uint64_t k : ints) check(f.contains(k) == (f.count(k) > 0));
+  check_reader(f, bytes, keys, ints);
 
   // Insert, find, erase: no false negatives, and the size comes back.
   const uint64_t size_before = f.size();

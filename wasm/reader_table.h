@@ -24,10 +24,18 @@ using cuckoo::internal::low_mask;
 using cuckoo::internal::read_bits;
 using cuckoo::internal::zero_field_marks;
 
+// An address in memory: 32 bits in the module, where JS writes it; a pointer's width in native builds
+// (the fuzzer runs these operations natively).
+#ifdef __wasm__
+using Address = uint32_t;
+#else
+using Address = uintptr_t;
+#endif
+
 // One table as js/reader_filter.js lays it out in wasm memory (32-bit fields; a table in wasm memory has
 // fewer than 2^32 buckets). The last four fields are filled in by prepare_level().
 struct Level {
-  uint32_t table;         // address of the table's first byte
+  Address table;          // address of the table's first byte
   uint32_t bucket_count;  // n_s
   uint32_t bits;          // f_s: fingerprint bits
   uint32_t extra_bits;    // d_s (0 for a fixed filter)
@@ -55,8 +63,10 @@ struct Filter {
   cuckoo::internal::SeededU64Hash u64_hash;  // the seed's share of hashing an integer key, done once
   Level levels[1];        // level_count of them
 };
-static_assert(sizeof(cuckoo::internal::SeededU64Hash) == 8 && offsetof(Filter, levels) == 40,
+#ifdef __wasm__
+static_assert(sizeof(cuckoo::internal::SeededU64Hash) == 8 && offsetof(Filter, levels) == 40 && sizeof(Level) == 56,
               "js/reader_filter.js writes this layout");
+#endif
 
 // code -> the four nibbles of the sorted tuple it numbers, n0 | n1 << 4 | n2 << 8 | n3 << 12, in the
 // order of docs/format.md (what SemiSortCodec builds). Filled in on first use by a semi-sorted filter.
@@ -71,7 +81,7 @@ inline void build_semi_sort_codes() {
         for (unsigned d = c; d < 16; ++d) g_nibbles[code++] = static_cast<uint16_t>(a | b << 4 | c << 8 | d << 12);
 }
 
-inline const uint8_t* table_of(const Level& l) { return reinterpret_cast<const uint8_t*>(uintptr_t{l.table}); }
+inline const uint8_t* table_of(const Level& l) { return reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(l.table)); }
 
 // Bits per bucket in the stream.
 inline uint64_t bucket_bits(const Filter& f, const Level& l) {
