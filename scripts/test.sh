@@ -50,6 +50,13 @@ npm test
 step "Redis module tests (redis-server processes on loopback with build/redis/cuckoo_redis.so)"
 node --test redis/test/
 
+step "Redis module tests again, the module built with ASan+UBSan (build-asan/), its runtimes preloaded"
+# redis-server itself is not instrumented: the sanitizer runtimes must be loaded before the module.
+# Leak checking is off: redis-server does not free everything at exit.
+CUCKOO_REDIS_MODULE=build-asan/redis/cuckoo_redis.so ASAN_OPTIONS=detect_leaks=0 \
+  CUCKOO_REDIS_PRELOAD="$(g++ -print-file-name=libasan.so) $(g++ -print-file-name=libubsan.so)" \
+  node --test redis/test/
+
 step "JS tests under Node 18, the oldest Node the package supports"
 scripts/test-node18.sh
 step "all tests passed"

@@ -40,7 +40,7 @@ async function load(c, commands) {
 function rssBytes(infoText) { return Number(/used_memory_rss:(\d+)/.exec(infoText)[1]); }
 function usedBytes(infoText) { return Number(/used_memory:(\d+)/.exec(infoText)[1]); }
 
-const server = await startServer();
+const server = await startServer({ lifetimeSeconds: 3600 });
 const c = await connect(server.port);
 const version = plain(await c.send('INFO', 'server')).match(/redis_version:(\S+)/)[1];
 say('# Redis module benchmark');

@@ -51,12 +51,12 @@ export function tempDir() {
 }
 
 // A redis-server with the module loaded. options: port, dir, extra (more arguments), moduleArgs,
-// preload (LD_PRELOAD, for a sanitizer build of the module).
+// lifetimeSeconds (300 by default). CUCKOO_REDIS_PRELOAD sets its LD_PRELOAD (for a sanitizer build).
 export async function startServer(options = {}) {
   const port = options.port ?? (await freePort());
   const dir = options.dir ?? tempDir();
   const args = [
-    String(serverLifetimeSeconds), 'redis-server',
+    String(options.lifetimeSeconds ?? serverLifetimeSeconds), 'redis-server',
     '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no',
     '--enable-debug-command', 'local', '--enable-module-command', 'local',
     ...(options.extra ?? []),
