@@ -206,18 +206,21 @@ int add(rm::Ctx* ctx, rm::String** argv, int argc, bool nx) {
   if (filter == nullptr) return rm::kOk;
   rm::ReplicateVerbatim(ctx);  // also when refused: the key may have just been created
   const std::string_view item = arg(argv[2]);
-  if (nx && filter->contains(item.data(), item.size())) return rm::ReplyWithBool(ctx, 0);
-  if (!filter->insert(item.data(), item.size())) return reply_refused(ctx, *filter);
-  return rm::ReplyWithBool(ctx, 1);
+  const cuckoo::InsertResult result = nx ? filter->insert_if_absent(item.data(), item.size())
+                                         : filter->insert(item.data(), item.size()) ? cuckoo::InsertResult::kInserted
+                                                                                    : cuckoo::InsertResult::kRefused;
+  if (result == cuckoo::InsertResult::kRefused) return reply_refused(ctx, *filter);
+  return rm::ReplyWithBool(ctx, result == cuckoo::InsertResult::kInserted);
 }
 
-// An insert inside an array reply: running out of memory is a refusal (-1) there, since an error reply
-// would break the array.
-bool insert_or_refuse(cuckoo::CuckooFilter& filter, std::string_view item) {
+// An insert (or, for the NX commands, an insert unless present) inside an array reply: running out of
+// memory is a refusal (-1) there, since an error reply would break the array.
+cuckoo::InsertResult insert_in_array(cuckoo::CuckooFilter& filter, std::string_view item, bool nx) {
   try {
-    return filter.insert(item.data(), item.size());
+    if (nx) return filter.insert_if_absent(item.data(), item.size());
+    return filter.insert(item.data(), item.size()) ? cuckoo::InsertResult::kInserted : cuckoo::InsertResult::kRefused;
   } catch (const std::bad_alloc&) {
-    return false;
+    return cuckoo::InsertResult::kRefused;
   }
 }
 
@@ -261,13 +264,16 @@ int insert(rm::Ctx* ctx, rm::String** argv, int argc, bool nx) {
   const bool booleans = resp3(ctx) && !nx;  // CF.INSERT answers booleans in RESP3; CF.INSERTNX integers
   rm::ReplyWithArray(ctx, argc - items);
   for (int i = items; i < argc; ++i) {
-    const std::string_view item = arg(argv[i]);
-    if (nx && filter->contains(item.data(), item.size())) {
-      rm::ReplyWithLongLong(ctx, 0);
-    } else if (insert_or_refuse(*filter, item)) {
-      booleans ? rm::ReplyWithBool(ctx, 1) : rm::ReplyWithLongLong(ctx, 1);
-    } else {
-      booleans ? rm::ReplyWithBool(ctx, 0) : rm::ReplyWithLongLong(ctx, -1);
+    switch (insert_in_array(*filter, arg(argv[i]), nx)) {
+      case cuckoo::InsertResult::kInserted:
+        booleans ? rm::ReplyWithBool(ctx, 1) : rm::ReplyWithLongLong(ctx, 1);
+        break;
+      case cuckoo::InsertResult::kPresent:  // CF.INSERTNX only
+        rm::ReplyWithLongLong(ctx, 0);
+        break;
+      case cuckoo::InsertResult::kRefused:
+        booleans ? rm::ReplyWithBool(ctx, 0) : rm::ReplyWithLongLong(ctx, -1);
+        break;
     }
   }
   return rm::kOk;
