@@ -281,16 +281,51 @@ test('cli: long output names fit, and a file the user may not write is refused',
   }
 });
 
-test('cli: a key repeated past 2 x bucket size is skipped with a note, not a full filter', () => {
+test('cli: --keep-duplicates: a key repeated past 2 x bucket size is skipped with a note, not a full filter', () => {
   writeFileSync(at('repeated.txt'), ['same', ...Array(20).fill('same'), 'other'].join('\n'));
-  const r = js(['build', '-o', 'rep.cf', '--capacity', '100', 'repeated.txt']);
+  const r = js(['build', '-o', 'rep.cf', '--capacity', '100', '--keep-duplicates', 'repeated.txt']);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /13 keys not added again: each is already present, and a key is stored at most 8 times/);
   assert.match(js(['info', 'rep.cf']).stdout, /^items: 9$/m);
-  const g = js(['build', '-o', 'grow.cf', '--growable', 'many.txt']);
+  const g = js(['build', '-o', 'grow.cf', '--growable', '--keep-duplicates', 'many.txt']);
   assert.equal(g.status, 0, g.stderr);
   assert.match(js(['info', 'grow.cf']).stdout, /^format version: 2$/m);
   assert.match(js(['info', 'grow.cf']).stdout, /^items: 20000$/m);
+});
+
+// A key file that repeats keys, as logs and merged lists do: 500,000 distinct keys, each on 3 lines,
+// shuffled. Both tools store each distinct key once, in a filter sized for the distinct keys.
+test('cli: a key file that repeats every key builds the filter of its distinct keys, in both tools', () => {
+  const distinct = 500_000;
+  const keys = Array.from({ length: distinct }, (_, i) => `user-${i}@example.org`);
+  const lines = [...keys, ...keys, ...keys];
+  let state = 12345;
+  for (let i = lines.length - 1; i > 0; i--) {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    const j = state % (i + 1);
+    [lines[i], lines[j]] = [lines[j], lines[i]];
+  }
+  writeFileSync(at('dup3.txt'), lines.join('\n') + '\n');
+  writeFileSync(at('distinct.txt'), keys.join('\n') + '\n');
+  for (const sizing of [[], ['--capacity', `${distinct}`]]) {
+    const how = sizing.join(' ') || 'sized from the input';
+    assert.equal(js(['build', '-q', '-o', 'ref.cf', ...sizing, 'distinct.txt']).status, 0, how);
+    const j = js(['build', '-q', '-o', 'dup3.cf', ...sizing, 'dup3.txt']);
+    assert.equal(j.status, 0, `${how}: ${j.stderr}`);
+    const bytes = readFileSync(at('dup3.cf'));
+    const reference = readFileSync(at('ref.cf')).length;
+    assert.ok(bytes.length <= 1.1 * reference, `${how}: ${bytes.length} bytes against ${reference} for the distinct keys`);
+    const info = js(['info', 'dup3.cf']).stdout;
+    const items = Number(/^items: (\d+)$/m.exec(info)[1]);
+    assert.ok(items <= distinct && items >= 0.99 * distinct, `${how}: ${items} items`);
+    const missing = js(['query', '-a', 'dup3.cf'], readFileSync(at('distinct.txt')));
+    assert.equal(missing.stdout, '', `${how}: keys missing from the filter`);
+    if (haveNative) {
+      const n = native(['build', '-q', '-o', 'dup3-native.cf', ...sizing, 'dup3.txt']);
+      assert.equal(n.status, 0, `${how}: ${n.stderr}`);
+      assert.deepEqual(readFileSync(at('dup3-native.cf')), bytes, `${how}: native and npx differ`);
+    }
+  }
 });
 
 test('cli: a key the filter refuses and does not hold fails the build, in both tools', { skip: !haveNative && `no native tool at ${nativeCli}` }, () => {

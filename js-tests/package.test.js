@@ -338,6 +338,9 @@ check(manyFromGenerator instanceof Uint8Array && manyFromGenerator[0] === 1, 'ha
 const addedMany: number = f.addMany(new Set<Key>(['m1', 'm2']));
 const slots: number = f.slotCount;
 check(addedMany === 2 && slots === f.capacity && slots >= 10_000, 'addMany/slotCount');
+const ifAbsent: 'added' | 'present' | 'refused' = f.addIfAbsent('m1');
+const handledIfAbsent: number = f.addManyIfAbsent(['m1', 'm3', 'm3']);
+check(ifAbsent === 'present' && handledIfAbsent === 3 && f.has('m3'), 'addIfAbsent/addManyIfAbsent');
 // Generic helpers over batches type-check, and the results are plain-ArrayBuffer bytes (TypeScript >= 5.7
 // types a bare Uint8Array's buffer as ArrayBufferLike, which a transfer list, Blob or Response rejects).
 function addBatch<T extends readonly Key[]>(filter: CuckooFilter, batch: T): number {

@@ -238,6 +238,20 @@ export declare class CuckooFilter {
   add(key: Key): boolean;
 
   /**
+   * Adds `key` unless {@link CuckooFilter.has} already says `true` (C++ `insert_if_absent`): for storing a
+   * set from input that repeats keys, whose copies then neither fill the filter nor jam a key's buckets.
+   * Caveats (as for RedisBloom's `CF.ADDNX`):
+   * - a false positive makes it skip a key that was not there: the key is reported `'present'` and not
+   *   stored (`has()` still says `true` for it, by the same false positive, while that fingerprint stays);
+   * - so deleting such a key later removes another key's fingerprint: if you delete, delete only keys
+   *   reported `'added'`, or keep copies with {@link CuckooFilter.add}.
+   * @returns `'added'`; `'present'` (nothing changed); or `'refused'` (nothing changed: refused as
+   *   {@link CuckooFilter.add} refuses a key, e.g. the filter is full).
+   * @throws {TypeError} / {RangeError} as {@link CuckooFilter.add} does.
+   */
+  addIfAbsent(key: Key): 'added' | 'present' | 'refused';
+
+  /**
    * @returns `true` if `key` may be in the set: always for a key added and not deleted; for other keys
    *   with probability at most {@link CuckooFilter.fprBound}.
    * @throws {TypeError} / {RangeError} for an invalid key.
@@ -279,6 +293,18 @@ export declare class CuckooFilter {
 
   /** @deprecated Use {@link CuckooFilter.addMany}: the same call under its old name. */
   addAll(keys: KeyBatch): number;
+
+  /**
+   * {@link CuckooFilter.addIfAbsent} for each key in order (C++ `insert_many_if_absent`; a key repeated in
+   * the batch is present the second time), with its caveats. Every key is checked first, as by `addMany`.
+   * @returns how many keys were added or found present before the first key refused: when the result `n`
+   *   is less than the number of keys, `keys[n]` was refused and the rest were not tried.
+   * @throws {TypeError} / {RangeError} for an invalid key, as `addMany`.
+   * @throws {RangeError} if a growing filter's new level does not fit in WebAssembly memory: the keys
+   *   before the one that needed it are stored or present; a second call with the same keys (after freeing
+   *   memory) finds those and goes on.
+   */
+  addManyIfAbsent(keys: KeyBatch): number;
 
   /**
    * Looks up keys in batches (as {@link CuckooFilter.addMany}).

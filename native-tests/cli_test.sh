@@ -135,8 +135,8 @@ cmp -s <(tail -c +5 appended.bin) <(head -c -8 trailed.bin) || fail "-o /dev/std
 seq 1 3000 | sed 's/^/k/' > all.txt
 head -n 1500 all.txt > part1.txt
 tail -n 1500 all.txt > part2.txt
-expect 0 "$cuckoo" build -o p1.cf --capacity 3000 --seed 9 part1.txt
-expect 0 "$cuckoo" build -o p2.cf --capacity 3000 --seed 9 part2.txt
+expect 0 "$cuckoo" build -o p1.cf --capacity 3000 --seed 9 --keep-duplicates part1.txt
+expect 0 "$cuckoo" build -o p2.cf --capacity 3000 --seed 9 --keep-duplicates part2.txt
 expect 0 "$cuckoo" merge -o merged.cf p1.cf p2.cf
 "$cuckoo" query --all merged.cf < all.txt > /dev/null || fail "merged filter lost keys"
 "$cuckoo" info merged.cf | grep -qx 'items: 3000' || fail "merged item count"

@@ -6,6 +6,7 @@ import { CuckooFilter } from 'cuckoo-wasm';
 import { UsageError, fileName, number, u32, u64 } from './args.js';
 import { readWhole, writeAtomically, writeStdout } from './files.js';
 import { fixedDouble, fixedRatio } from './fixed_point.js';
+import { countDistinctKeys } from './distinct.js';
 import { countKeys, readKeys, splitLines, totalBytes } from './lines.js';
 import { Progress } from './progress.js';
 
@@ -119,11 +120,25 @@ function filterFull(inserted, filter, what) {
   );
 }
 
-// Adds a batch; a key the filter refuses alone while it already holds it (stored 2b times, or its buckets
-// jammed by repeated keys) is counted in counts.refused and skipped: the filter answers for it as before.
-// Throws filterFull when the filter is full or refuses a key it does not hold, which would be missing.
-// Returns the keys stored.
+// How build and add store keys (counts): each distinct key once (addManyIfAbsent: a key the filter
+// already reports present is not stored again), or, with --keep-duplicates (counts.keepDuplicates), every
+// copy (addMany).
+function storing(args) {
+  return { keepDuplicates: args.flags.has('keep-duplicates'), refused: 0 };
+}
+
+// Adds a batch. Throws filterFull when the filter is full or refuses a key it does not hold, which would
+// be missing. Keeping duplicates, a key the filter refuses alone while it already holds it (stored 2b
+// times, or its buckets jammed by repeated keys) is counted in counts.refused and skipped: the filter
+// answers for it as before. Returns the keys stored.
 function addBatch(filter, keys, counts, storedBefore, what) {
+  if (!counts.keepDuplicates) {
+    const sizeBefore = filter.size;
+    const handled = filter.addManyIfAbsent(keys);
+    const stored = filter.size - sizeBefore;
+    if (handled < keys.length) throw filterFull(storedBefore + stored, filter, what);
+    return stored;
+  }
   let done = 0;
   let stored = 0;
   while (done < keys.length) {
@@ -171,7 +186,7 @@ async function runBuild(args) {
   const inputs = args.positional.length === 0 ? ['-'] : args.positional.map(fileName);
   const capacity = u64(args, 'capacity');
   const quiet = args.flags.has('quiet');
-  const counts = { refused: 0 };
+  const counts = storing(args);
 
   if (capacity !== undefined || args.flags.has('growable')) {
     // Streams the input: the filter exists before the first key is read.
@@ -192,7 +207,8 @@ async function runBuild(args) {
     return 0;
   }
 
-  // No --capacity: the filter is sized for the number of keys, so the input is read whole first.
+  // No --capacity: the filter is sized for the input's keys (its distinct keys, unless duplicates are
+  // kept), so the input is read whole first.
   const parts = [];
   for (const input of inputs) {
     const bytes = readWhole(input);
@@ -200,14 +216,15 @@ async function runBuild(args) {
     if (bytes.length !== 0 && bytes[bytes.length - 1] !== 10) parts.push(Buffer.from('\n'));
   }
   const data = Buffer.concat(parts);
-  const count = countKeys(data);
+  const count = counts.keepDuplicates ? countKeys(data) : countDistinctKeys(data);
   if (count === 0) throw new UsageError('the input has no keys; give --capacity to build an empty filter');
   const filter = await filterFor(args, count);
+  const what = ` for ${count} keys`;
   const progress = new Progress(!quiet, data.length);
   let keys = 0;
   try {
     forEachBatchIn(data, (batch, done) => {
-      keys += addBatch(filter, batch, counts, keys, ` for ${count} keys`);
+      keys += addBatch(filter, batch, counts, keys, what);
       progress.update(keys, done);
     });
   } finally {
@@ -286,7 +303,7 @@ async function runAdd(args) {
   const file = fileName(args.positional[0]);
   const output = args.values.get('output') ?? file;
   const filter = await loadFilter(file);
-  const counts = { refused: 0 };
+  const counts = storing(args);
   forEachKeyBatch(args.positional.slice(1), (keys) => {
     addBatch(filter, keys, counts, filter.size, `; ${output} is unchanged`);
   });
@@ -331,7 +348,8 @@ async function runMerge(args) {
 export const commands = [
   {
     name: 'build',
-    synopsis: 'build -o OUT [--capacity N] [--growable] [--fpr P] [--seed S] [--bucket-size B] [FILE...]',
+    synopsis:
+      'build -o OUT [--capacity N] [--growable] [--fpr P] [--seed S] [--bucket-size B] [--keep-duplicates] [FILE...]',
     options: [
       { name: 'output', short: 'o', value: true },
       { name: 'capacity', short: 'n', value: true },
@@ -342,6 +360,7 @@ export const commands = [
       { name: 'semi-sort', value: false },
       { name: 'growable', short: 'g', value: false },
       { name: 'quiet', short: 'q', value: false },
+      { name: 'keep-duplicates', value: false },
     ],
     run: runBuild,
   },
@@ -356,7 +375,15 @@ export const commands = [
     run: runQuery,
   },
   { name: 'info', synopsis: 'info FILTER', options: [], run: runInfo },
-  { name: 'add', synopsis: 'add [-o OUT] FILTER [KEY...]', options: [{ name: 'output', short: 'o', value: true }], run: runAdd },
+  {
+    name: 'add',
+    synopsis: 'add [-o OUT] [--keep-duplicates] FILTER [KEY...]',
+    options: [
+      { name: 'output', short: 'o', value: true },
+      { name: 'keep-duplicates', value: false },
+    ],
+    run: runAdd,
+  },
   {
     name: 'delete',
     synopsis: 'delete [-o OUT] FILTER [KEY...]',

@@ -15,6 +15,7 @@
 #include <cuckoo/cuckoo.h>
 
 #include "atomic_file.h"
+#include "distinct.h"
 #include "fixed_point.h"
 #include "lines.h"
 #include "progress.h"
@@ -135,12 +136,27 @@ CuckooFilter filter_for(const Args& args, std::optional<uint64_t> capacity) {
                            (f.config().growable ? "" : "; --growable builds a filter that grows"));
 }
 
-// Inserts a batch; a key the filter refuses alone while it already holds it (stored 2b times, or its
-// buckets jammed by repeated keys: filter.h) is counted in *refused and skipped: the filter answers for it
-// as before. Throws, via filter_full, when the filter is full or refuses a key it does not hold, which
-// would be missing. Returns the keys stored.
-uint64_t insert_batch(CuckooFilter& filter, const std::vector<std::string_view>& keys, uint64_t* refused,
+// How build and add store keys: each distinct key once (insert_if_absent: a key the filter already
+// reports present is not stored again), or, with --keep-duplicates, every copy (insert).
+struct Storing {
+  bool keep_duplicates = false;
+  uint64_t refused = 0;  // copies refused while the filter holds the key (keeping duplicates only)
+};
+
+// Stores a batch. Throws, via filter_full, when the filter is full or refuses a key it does not hold,
+// which would be missing. Keeping duplicates, a key the filter refuses alone while it already holds it
+// (stored 2b times, or its buckets jammed by repeated keys: filter.h) is counted in storing.refused and
+// skipped: the filter answers for it as before. Returns the keys stored.
+uint64_t insert_batch(CuckooFilter& filter, const std::vector<std::string_view>& keys, Storing& storing,
                       uint64_t stored_before, const std::string& what) {
+  if (!storing.keep_duplicates) {
+    const uint64_t size_before = filter.size();
+    const size_t handled = filter.insert_many_if_absent(keys.data(), keys.size());
+    const uint64_t stored = filter.size() - size_before;
+    if (handled < keys.size()) filter_full(stored_before + stored, filter, what);
+    return stored;
+  }
+  uint64_t* const refused = &storing.refused;
   size_t done = 0;
   uint64_t stored = 0;
   while (done < keys.size()) {
@@ -155,7 +171,8 @@ uint64_t insert_batch(CuckooFilter& filter, const std::vector<std::string_view>&
   return stored;
 }
 
-void report_refused(uint64_t refused, const CuckooFilter& filter) {
+void report_refused(const Storing& storing, const CuckooFilter& filter) {
+  const uint64_t refused = storing.refused;
   if (refused == 0) return;
   std::fprintf(stderr,
                "cuckoo: %llu keys not added again: each is already present, and a key is stored at most %u "
@@ -192,7 +209,7 @@ int run_build(const Args& args) {
   if (inputs.empty()) inputs.push_back("-");
   const std::optional<uint64_t> capacity = args.u64("capacity");
   const bool quiet = args.flag("quiet");
-  uint64_t refused = 0;
+  Storing storing{args.flag("keep-duplicates")};
 
   if (capacity || args.flag("growable")) {
     // Streams the input: the filter exists before the first key is read.
@@ -202,16 +219,17 @@ int run_build(const Args& args) {
     Progress progress(!quiet, reader.total_bytes());
     uint64_t keys = 0;
     reader.read([&](const std::vector<std::string_view>& batch) {
-      keys += insert_batch(filter, batch, &refused, keys, what);
+      keys += insert_batch(filter, batch, storing, keys, what);
       progress.update(keys, reader.bytes_read());
     });
     progress.finish();
-    report_refused(refused, filter);
+    report_refused(storing, filter);
     save_filter(filter, *output);
     return 0;
   }
 
-  // No --capacity: the filter is sized for the number of keys, so the input is read whole first.
+  // No --capacity: the filter is sized for the input's keys (its distinct keys, unless duplicates are
+  // kept), so the input is read whole first.
   std::string data;
   for (const std::string& path : inputs) {
     const std::vector<uint8_t> bytes = read_file(path);
@@ -219,17 +237,22 @@ int run_build(const Args& args) {
     if (!data.empty() && data.back() != '\n') data.push_back('\n');  // a last line does not run on
   }
   uint64_t count = 0;
-  for_each_batch_in(data, [&](const std::vector<std::string_view>& batch, size_t) { count += batch.size(); });
+  if (storing.keep_duplicates) {
+    for_each_batch_in(data, [&](const std::vector<std::string_view>& batch, size_t) { count += batch.size(); });
+  } else {
+    count = count_distinct_keys(data);
+  }
   if (count == 0) throw UsageError("the input has no keys; give --capacity to build an empty filter");
   CuckooFilter filter = filter_for(args, count);
+  const std::string what = " for " + std::to_string(count) + " keys";
   Progress progress(!quiet, data.size());
   uint64_t keys = 0;
   for_each_batch_in(data, [&](const std::vector<std::string_view>& batch, size_t done) {
-    keys += insert_batch(filter, batch, &refused, keys, " for " + std::to_string(count) + " keys");
+    keys += insert_batch(filter, batch, storing, keys, what);
     progress.update(keys, done);
   });
   progress.finish();
-  report_refused(refused, filter);
+  report_refused(storing, filter);
   save_filter(filter, *output);
   return 0;
 }
@@ -304,11 +327,11 @@ int run_add(const Args& args) {
   const std::string output = args.value("output").value_or(path);
   CuckooFilter filter = load_filter(path);
   const std::vector<std::string> arg_keys(args.positional.begin() + 1, args.positional.end());
-  uint64_t refused = 0;
+  Storing storing{args.flag("keep-duplicates")};
   for_each_key_batch(arg_keys, [&](const std::vector<std::string_view>& keys) {
-    insert_batch(filter, keys, &refused, filter.size(), "; " + output + " is unchanged");
+    insert_batch(filter, keys, storing, filter.size(), "; " + output + " is unchanged");
   });
-  report_refused(refused, filter);
+  report_refused(storing, filter);
   save_filter(filter, output);
   return 0;
 }
@@ -353,20 +376,23 @@ int run_merge(const Args& args) {
 const std::vector<OptionSpec> kBuildOptions = {
     {"output", 'o', true},       {"capacity", 'n', true}, {"fpr", 'e', true},      {"seed", 's', true},
     {"bucket-size", 'b', true},  {"fingerprint-bits", 'f', true},                  {"semi-sort", 0, false},
-    {"growable", 'g', false},    {"quiet", 'q', false},
+    {"growable", 'g', false},    {"quiet", 'q', false},   {"keep-duplicates", 0, false},
 };
 
 }  // namespace
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> list = {
-      {"build", "build -o OUT [--capacity N] [--growable] [--fpr P] [--seed S] [--bucket-size B] [FILE...]",
+      {"build",
+       "build -o OUT [--capacity N] [--growable] [--fpr P] [--seed S] [--bucket-size B] [--keep-duplicates] "
+       "[FILE...]",
        kBuildOptions,
        run_build},
       {"query", "query [-p|--present | -a|--absent] [--all] FILTER [KEY...]",
        {{"present", 'p', false}, {"absent", 'a', false}, {"all", 0, false}}, run_query},
       {"info", "info FILTER", {}, run_info},
-      {"add", "add [-o OUT] FILTER [KEY...]", {{"output", 'o', true}}, run_add},
+      {"add", "add [-o OUT] [--keep-duplicates] FILTER [KEY...]", {{"output", 'o', true}, {"keep-duplicates", 0, false}},
+       run_add},
       {"delete", "delete [-o OUT] FILTER [KEY...]", {{"output", 'o', true}}, run_delete},
       {"merge", "merge -o OUT FILTER FILTER...", {{"output", 'o', true}}, run_merge},
   };
