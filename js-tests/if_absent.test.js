@@ -1,8 +1,7 @@
 // js-tests/if_absent.test.js: addIfAbsent() and addManyIfAbsent() against a model: every key handled
 // (added or present) is found afterwards, only keys reported added are counted in size, present and
 // refused keys change nothing, and the batch leaves the same bytes as the single call in a loop. Both
-// builds of the module: the web one (js/index.js) runs addManyIfAbsent in JS, the node one
-// (js/index.cjs) in one wasm call per chunk.
+// builds of the module: the web one (js/index.js) and the node one (js/index.cjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';

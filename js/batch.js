@@ -143,26 +143,23 @@ function withBatch(method, run) {
   }
 }
 
-// insert_many (op kInsertMany) or insert_many_if_absent (kInsertManyIfAbsent) over all keys in chunks;
-// stops at the first key that is refused. Returns the number of keys before it (keys[0..n) are in,
-// keys[n] was refused, later keys were not tried).
+// insert_many over all keys in chunks; stops at the first key that is refused.
+// Returns the number inserted (keys[0..n) are in, keys[n] was refused, later keys were not tried).
 // When a growing filter's new level does not fit in wasm memory, throws that RangeError instead, saying
 // how many keys went in first (they stay in, as does everything stored before).
 // filterAddress() gives the filter's address, or throws if it was disposed (by a key's getter, even).
-// method: the public name the call came through ('addMany', its deprecated alias 'addAll', or
-// 'addManyIfAbsent'), for messages.
-export function insertAll(filterAddress, keys, method, op = kInsertMany) {
+// method: the public name the call came through ('addMany', or its deprecated alias 'addAll'), for messages.
+export function insertAll(filterAddress, keys, method) {
   return withBatch(method, () => {
     let done = 0;
     while (done < keys.length) {
       const m = pack(keys, done);
-      const inserted = callRawBatch(op, filterAddress(), batch.data, batch.offsets, m) >>> 0;
+      const inserted = callRawBatch(kInsertMany, filterAddress(), batch.data, batch.offsets, m) >>> 0;
       done += inserted;
       if (inserted < m) {
         if (lastErrorKind() === kOutOfMemory) {
           const error = lastError();
-          const what = op === kInsertMany ? 'added' : 'stored or found';
-          error.message += `; ${method}() ${what} keys[0..${done}) of ${keys.length} before that, and no others`;
+          error.message += `; ${method}() added keys[0..${done}) of ${keys.length} before that, and no others`;
           throw error;
         }
         break;

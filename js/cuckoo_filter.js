@@ -11,7 +11,7 @@
 // A growing filter (options without a size, or growable: true) is the same C++ class with a stack of
 // levels; only an insert can grow it, and an insert whose new level does not fit in wasm memory returns
 // -1 from the raw call (the error recorded in wasm, the filter unchanged): add() throws it as a RangeError.
-import { loadRuntime, requireRuntime, callRaw, hasRaw, kInsertManyIfAbsent } from './runtime.js';
+import { loadRuntime, requireRuntime, callRaw } from './runtime.js';
 import { kInsertBytes, kContainsBytes, kEraseBytes, kCountBytes, kInsertU64, kContainsU64, kEraseU64, kCountU64 } from './runtime.js';
 import { rt, malloc, free, requireHeadroom } from './memory.js';
 import { lastError } from './errors.js';
@@ -225,17 +225,14 @@ export class CuckooFilter {
     return insertAll(() => this.#live(`${method}()`), list, method);
   }
 
-  // C++ insert_many_if_absent, in one call per chunk where the module has it (the node flavour); else one
-  // batch lookup, then addIfAbsent() for each key it did not find (an earlier key of the batch may have
-  // been it), on calls the module has anyway: a browser downloads every function.
+  // C++ insert_many_if_absent: has() then add() for each key in order, on calls the module has anyway (a
+  // browser downloads every function; the native tool and C++ prefetch instead).
   addManyIfAbsent(keys) {
     this.#live('addManyIfAbsent()');
     const list = toArray(keys, 'addManyIfAbsent');
     checkKeys(list, 0, list.length);
-    if (hasRaw(kInsertManyIfAbsent)) return insertAll(() => this.#live('addManyIfAbsent()'), list, 'addManyIfAbsent', kInsertManyIfAbsent);
-    const found = containsAll(() => this.#live('addManyIfAbsent()'), list);
     let i = 0;
-    while (i < list.length && (found[i] || this.addIfAbsent(list[i]) !== 'refused')) i++;
+    while (i < list.length && (this.has(list[i]) || this.add(list[i]))) i++;
     return i;
   }
 
@@ -304,8 +301,7 @@ export class CuckooFilter {
 
   // Deprecated alias of slotCount: the number of slots, not the `capacity` option.
   get capacity() {
-    this.#live('capacity');
-    return this.#handle._slotCount();
+    return this.slotCount;
   }
 
   get loadFactor() {

@@ -11,12 +11,8 @@ export const kOutOfMemory = 2;
 const kFormat = 3;
 
 /** Bytes that are not a valid filter (docs/format.md), as C++ throws cuckoo::FormatError. */
-export class FormatError extends Error {
-  constructor(message) {
-    super(message);
-    this.name = 'FormatError';
-  }
-}
+export class FormatError extends Error {}
+FormatError.prototype.name = 'FormatError';
 
 const utf8 = new TextDecoder();
 

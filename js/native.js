@@ -3,9 +3,19 @@
 // per-key and batch calls bypass it (runtime.js's callRaw, with the address).
 import { rt } from './memory.js';
 
-// cuckoo_config's output: u32 bucket_size, fingerprint_bits, max_kicks, semi_sort, huge_pages, growable,
-// then u64 seed, bucket_count, max_memory_bytes.
-const kConfigBytes = 48;
+// cuckoo_config's block (wasm/protocol.h, ConfigBlock): each field's byte offset and width in bits.
+// js-tests/protocol.test.js checks these against the module's own layout.
+export const kConfigLayout = {
+  bucketSize: [0, 32],
+  fingerprintBits: [4, 32],
+  maxKicks: [8, 32],
+  semiSort: [12, 32],
+  growable: [16, 32],
+  seed: [24, 64],
+  bucketCount: [32, 64], // the first level's
+  maxMemoryBytes: [40, 64], // 0: no limit
+};
+export const kConfigBytes = 48;
 
 export class NativeFilter {
   #address;
@@ -33,26 +43,14 @@ export class NativeFilter {
 
   // The resolved configuration, with the 64-bit fields as unsigned BigInts.
   _config() {
-    const M = rt.M;
-    const out = M._malloc(kConfigBytes) >>> 0;
-    if (out === 0) throw new RangeError('cuckoo-wasm: out of WebAssembly memory reading a filter\'s configuration');
-    try {
-      M._cuckoo_config(this.#address, out);
-      const words = rt.heap32.subarray(out >>> 2, (out >>> 2) + 6);
-      return {
-        bucketSize: words[0],
-        fingerprintBits: words[1],
-        maxKicks: words[2],
-        semiSort: words[3] !== 0,
-        hugePages: words[4] !== 0,
-        growable: words[5] !== 0,
-        seed: rt.heap64[(out >>> 3) + 3],
-        bucketCount: rt.heap64[(out >>> 3) + 4], // the first level's
-        maxMemoryBytes: rt.heap64[(out >>> 3) + 5], // 0: no limit
-      };
-    } finally {
-      M._free(out);
+    const at = rt.M._cuckoo_config(this.#address) >>> 0;
+    const config = {};
+    for (const [name, [offset, bits]] of Object.entries(kConfigLayout)) {
+      config[name] = bits === 64 ? rt.heap64[(at + offset) >>> 3] : rt.heap32[(at + offset) >>> 2];
     }
+    config.semiSort = config.semiSort !== 0;
+    config.growable = config.growable !== 0;
+    return config;
   }
 
   _size() {

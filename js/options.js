@@ -52,7 +52,7 @@ const boolean = typed('boolean');
 
 // Every option, under its JS name, with its conversion to the binding's type, in the order of
 // cuckoo_create's `given` bits (core/src/option_names.h, OptionName).
-const kOptions = {
+export const kOptions = {
   capacity: u64,
   fpr: number,
   fingerprintBits: u32,

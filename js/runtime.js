@@ -99,7 +99,6 @@ export const kEraseU64 = 6;
 export const kCountU64 = 7;
 export const kInsertMany = 8;
 export const kContainsMany = 9;
-export const kInsertManyIfAbsent = 10; // the node flavour only: hasRaw() says whether the module has it
 const kExportNames = [
   '_cuckoo_insert_bytes',
   '_cuckoo_contains_bytes',
@@ -111,9 +110,7 @@ const kExportNames = [
   '_cuckoo_count_u64',
   '_cuckoo_insert_many',
   '_cuckoo_contains_many',
-  '_cuckoo_insert_many_if_absent',
 ];
-const kOptionalFrom = kInsertManyIfAbsent;
 const raw = [];
 
 // Every per-key call into wasm goes through this one call site, on purpose.
@@ -130,11 +127,6 @@ export function callRaw(op, a, b, c) {
   return raw[op](a, b, c);
 }
 
-// Whether the module has the raw export `op` (the optional ones are in one flavour only).
-export function hasRaw(op) {
-  return raw[op] !== null;
-}
-
 // The same for the batch calls (one per chunk of keys), which take more arguments.
 export function callRawBatch(op, a, b, c, d, e) {
   return raw[op](a, b, c, d, e);
@@ -142,9 +134,8 @@ export function callRawBatch(op, a, b, c, d, e) {
 
 function bind(M) {
   kExportNames.forEach((name, op) => {
-    const found = typeof M[name] === 'function';
-    if (!found && op < kOptionalFrom) throw new Error(`cuckoo-wasm: the wasm module lacks ${name}`);
-    raw[op] = found ? M[name] : null;
+    if (typeof M[name] !== 'function') throw new Error(`cuckoo-wasm: the wasm module lacks ${name}`);
+    raw[op] = M[name];
   });
   rt.M = M;
   initScratch();

@@ -12,6 +12,7 @@
 #include "cuckoo/cuckoo.h"
 #include "factory.h"
 #include "option_names.h"  // core/src: the order of the options in `given`
+#include "protocol.h"
 
 using cuckoo::CuckooFilter;
 
@@ -49,21 +50,42 @@ EMSCRIPTEN_KEEPALIVE CuckooFilter* cuckoo_deserialize(const uint8_t* data, size_
 
 EMSCRIPTEN_KEEPALIVE void cuckoo_destroy(CuckooFilter* f) { delete f; }
 
-// Writes the resolved configuration at out: u32 bucket_size, fingerprint_bits, max_kicks, semi_sort,
-// huge_pages, growable, then u64 seed, bucket_count (the first level's), max_memory_bytes (js/native.js
-// reads this layout).
-EMSCRIPTEN_KEEPALIVE void cuckoo_config(const CuckooFilter* f, uint32_t* out) {
-  const cuckoo::Config c = f->config();
-  out[0] = c.bucket_size;
-  out[1] = c.fingerprint_bits;
-  out[2] = c.max_kicks;
-  out[3] = c.semi_sort;
-  out[4] = c.huge_pages;
-  out[5] = c.growable;
-  reinterpret_cast<uint64_t*>(out)[3] = c.seed;
-  reinterpret_cast<uint64_t*>(out)[4] = c.bucket_count;
-  reinterpret_cast<uint64_t*>(out)[5] = c.max_memory_bytes;
+// The resolved configuration (protocol.h), in a block that the next call overwrites: JS reads it at once.
+EMSCRIPTEN_KEEPALIVE const cuckoo_wasm::ConfigBlock* cuckoo_config(const CuckooFilter* f) {
+  static cuckoo_wasm::ConfigBlock block;
+  const cuckoo::Config& c = f->config();
+  block.bucket_size = c.bucket_size;
+  block.fingerprint_bits = c.fingerprint_bits;
+  block.max_kicks = c.max_kicks;
+  block.semi_sort = c.semi_sort;
+  block.growable = c.growable;
+  block.seed = c.seed;
+  block.bucket_count = c.bucket_count;
+  block.max_memory_bytes = c.max_memory_bytes;
+  return &block;
 }
+
+#if CUCKOO_WASM_FLAVOR_NODE
+// For js-tests/protocol.test.js: ConfigBlock's size and offsets in the order of js/native.js's
+// kConfigLayout, then the option count and the address of each option's JS name in OptionName order.
+EMSCRIPTEN_KEEPALIVE const uint32_t* cuckoo_protocol() {
+  using cuckoo_wasm::ConfigBlock;
+  static uint32_t table[] = {
+      sizeof(ConfigBlock),
+      offsetof(ConfigBlock, bucket_size),
+      offsetof(ConfigBlock, fingerprint_bits),
+      offsetof(ConfigBlock, max_kicks),
+      offsetof(ConfigBlock, semi_sort),
+      offsetof(ConfigBlock, growable),
+      offsetof(ConfigBlock, seed),
+      offsetof(ConfigBlock, bucket_count),
+      offsetof(ConfigBlock, max_memory_bytes),
+      cuckoo::internal::kOptionNameCount,
+  };
+  return table;
+}
+EMSCRIPTEN_KEEPALIVE const char* cuckoo_option_js_name(uint32_t option) { return cuckoo_wasm::js_option_name(option); }
+#endif
 
 EMSCRIPTEN_KEEPALIVE double cuckoo_size(const CuckooFilter* f) { return static_cast<double>(f->size()); }
 // Of every level: grows with a growing filter, unlike the configuration's.

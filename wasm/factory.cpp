@@ -154,6 +154,10 @@ bool merge_into(cuckoo::CuckooFilter& target, const cuckoo::CuckooFilter& source
   return false;
 }
 
+const char* js_option_name(unsigned option) {
+  return option < kJsOptionNames.size() ? kJsOptionNames[option] : nullptr;
+}
+
 int last_error_kind() { return g_kind; }
 uintptr_t last_error_message() { return reinterpret_cast<uintptr_t>(g_message); }
 

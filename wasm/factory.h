@@ -34,6 +34,10 @@ cuckoo::CuckooFilter* deserialize_filter(uintptr_t data, size_t size);
 // target.merge(source) (cuckoo::CuckooFilter::merge); false with the error recorded, the target unchanged.
 bool merge_into(cuckoo::CuckooFilter& target, const cuckoo::CuckooFilter& source);
 
+// How JS spells option i (core/src/option_names.h, OptionName): js/options.js's kOptions has the same
+// names in the same order.
+const char* js_option_name(unsigned option);
+
 int last_error_kind();
 // The address of the last error's NUL-terminated UTF-8 message in wasm memory (JS decodes it). Not a
 // std::string: returning one allocates, and the error to report may be that memory ran out.

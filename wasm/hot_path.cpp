@@ -103,35 +103,6 @@ EMSCRIPTEN_KEEPALIVE size_t cuckoo_insert_many(CuckooFilter* f, const uint8_t* d
   return done;
 }
 
-#if CUCKOO_WASM_INSERT_MANY_IF_ABSENT
-// insert_many_if_absent over keys in order; stops at the first key refused and returns how many came
-// before it. When that is fewer than n, the error record says why, as for cuckoo_insert_many. Only in the
-// node flavour: the web one, which every page downloads, leaves addManyIfAbsent to JS (js/cuckoo_filter.js).
-EMSCRIPTEN_KEEPALIVE size_t cuckoo_insert_many_if_absent(CuckooFilter* f, const uint8_t* data,
-                                                         const uint32_t* offsets, size_t n) {
-  cuckoo_wasm::clear_error();
-  std::string_view views[kViewBlock];
-  size_t done = 0;
-  while (done < n) {
-    const size_t m = fill_views(data, offsets + done, n - done < kViewBlock ? n - done : kViewBlock, views);
-    size_t handled;
-    try {
-      handled = f->insert_many_if_absent(views, m);
-    } catch (const std::bad_alloc&) {
-      // The key whose growth failed changed nothing and is not found; every key before it is found now
-      // (inserted or present), so it is the block's first key not found.
-      cuckoo_wasm::record_growth_out_of_memory(*f);
-      handled = 0;
-      while (f->contains(views[handled])) ++handled;
-      return done + handled;
-    }
-    done += handled;
-    if (handled < m) break;
-  }
-  return done;
-}
-#endif
-
 // out[i] = 1 if key i may be in the set, else 0.
 EMSCRIPTEN_KEEPALIVE void cuckoo_contains_many(const CuckooFilter* f, const uint8_t* data,
                                                const uint32_t* offsets, size_t n, uint8_t* out) {

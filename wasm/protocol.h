@@ -1,0 +1,35 @@
+// wasm/protocol.h: the blocks of memory that js/ and wasm/ exchange, written once here with their layout
+// checked at compile time. js/native.js reads them by the offsets in its kConfigLayout, and
+// js-tests/protocol.test.js checks those against what the module reports (cuckoo_protocol, node flavour),
+// so a field added, moved or resized on one side only fails a test.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cuckoo_wasm {
+
+// A filter's resolved configuration (cuckoo::Config), as cuckoo_config returns it.
+struct ConfigBlock {
+  uint32_t bucket_size;
+  uint32_t fingerprint_bits;
+  uint32_t max_kicks;
+  uint32_t semi_sort;  // 0 or 1
+  uint32_t growable;   // 0 or 1
+  uint32_t reserved;   // 0: keeps the 64-bit fields 8-aligned
+  uint64_t seed;
+  uint64_t bucket_count;      // the first level's
+  uint64_t max_memory_bytes;  // 0: no limit
+};
+
+static_assert(offsetof(ConfigBlock, bucket_size) == 0, "js/native.js kConfigLayout");
+static_assert(offsetof(ConfigBlock, fingerprint_bits) == 4, "js/native.js kConfigLayout");
+static_assert(offsetof(ConfigBlock, max_kicks) == 8, "js/native.js kConfigLayout");
+static_assert(offsetof(ConfigBlock, semi_sort) == 12, "js/native.js kConfigLayout");
+static_assert(offsetof(ConfigBlock, growable) == 16, "js/native.js kConfigLayout");
+static_assert(offsetof(ConfigBlock, seed) == 24, "js/native.js kConfigLayout");
+static_assert(offsetof(ConfigBlock, bucket_count) == 32, "js/native.js kConfigLayout");
+static_assert(offsetof(ConfigBlock, max_memory_bytes) == 40, "js/native.js kConfigLayout");
+static_assert(sizeof(ConfigBlock) == 48, "js/native.js kConfigLayout");
+
+}  // namespace cuckoo_wasm
