@@ -281,7 +281,7 @@ test('browser: headless Chromium loads the package from <script type="module"> a
     assert.equal(api.disposed, true);
     assert.match(api.afterDispose, /disposed/);
     assert.match(api.badOption, /^RangeError: .*bucketSize/);
-    assert.match(api.badBytes, /^Error: cuckoo: /);
+    assert.match(api.badBytes, /^FormatError: cuckoo: /);
     assert.equal(api.badKey, 'TypeError');
   });
 });
