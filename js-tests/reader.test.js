@@ -253,9 +253,15 @@ test('errors: not bytes, disposed readers, bad keys, and the CommonJS entry', as
   assert.throws(() => reader.hasMany('ab'), /not a string/);
   assert.deepEqual(reader.hasMany(new Set(['a'])), new Uint8Array([1]));
   assert.equal(reader.has('x'.repeat(3 << 20)), f.has('x'.repeat(3 << 20))); // a key longer than the kept scratch buffer
+  const summary = JSON.parse(JSON.stringify(reader));
+  const { CuckooFilter: note, ...shape } = JSON.parse(JSON.stringify(f));
+  assert.deepEqual(summary, { CuckooReader: note, ...shape });
+  assert.throws(() => CuckooReader.deserializeSync(summary), /got the JSON summary of a filter/);
+  assert.throws(() => CuckooReader.deserializeSync(JSON.parse(JSON.stringify(f))), /got the JSON summary of a filter/);
   reader.dispose();
   reader.dispose();
   assert.equal(reader.disposed, true);
+  assert.deepEqual(JSON.parse(JSON.stringify(reader)), { CuckooReader: summary.CuckooReader, disposed: true });
   assert.throws(() => reader.has('a'), /CuckooReader.has\(\) called after dispose\(\)/);
   assert.throws(() => reader.size, /CuckooReader.size read after dispose\(\)/);
   const cjs = await readerCjs.CuckooReader.deserialize(f.serialize());

@@ -27,8 +27,8 @@ export type ByteStream =
  * shape): the same answers, properties and errors as `CuckooFilter` gives for the
  * same bytes. It holds the bytes in WebAssembly memory once: call {@link CuckooReader.dispose} (or use
  * `using`) when done; a `FinalizationRegistry` frees readers that are garbage-collected without it,
- * eventually. After `dispose()` every method and property throws, except `dispose()`, `disposed` and
- * `Symbol.toStringTag`.
+ * eventually. After `dispose()` every method and property throws, except `dispose()`, `disposed`,
+ * `toJSON()` and `Symbol.toStringTag`.
  */
 export declare class CuckooReader {
   /** Not constructible: readers come from {@link CuckooReader.deserialize}. Throws a `TypeError`. */
@@ -62,6 +62,24 @@ export declare class CuckooReader {
 
   /** A copy of the bytes it was loaded from. */
   serialize(): Bytes;
+
+  /**
+   * What `JSON.stringify(reader)` writes: a note that it is not the filter (JSON cannot hold one: store the
+   * bytes of {@link CuckooReader.serialize}) and the filter's shape. `deserialize()` of it is a `TypeError`
+   * that says so.
+   */
+  toJSON(): {
+    readonly CuckooReader: string;
+    readonly disposed?: true;
+    readonly size?: number;
+    readonly slotCount?: number;
+    readonly bucketSize?: 2 | 4 | 8;
+    readonly fingerprintBits?: number;
+    readonly semiSort?: boolean;
+    readonly byteLength?: number;
+    readonly growable?: true;
+    readonly levels?: number;
+  };
 
   /** Frees its WebAssembly memory; idempotent. */
   dispose(): void;

@@ -21,6 +21,8 @@ const finalizer =
   typeof FinalizationRegistry === 'function' ? new FinalizationRegistry(([address, bytes]) => release(address, bytes)) : null;
 const disposeSymbol = typeof Symbol.dispose === 'symbol' ? Symbol.dispose : Symbol.for('Symbol.dispose');
 const kConstruct = Symbol('construct');
+// What toJSON() writes in place of a reader (as CuckooFilter's does).
+const kSummaryNote = 'a summary, not the filter: JSON cannot hold one; store the bytes of serialize()';
 
 function requireLoaded() {
   if (rd.M === null) {
@@ -254,6 +256,12 @@ export class CuckooReader {
     requireLoaded();
     const view = bytesOf(bytes);
     if (view === null) {
+      if (bytes?.CuckooReader === kSummaryNote || bytes?.CuckooFilter === kSummaryNote) {
+        throw new TypeError(
+          'cuckoo-wasm: deserialize() got the JSON summary of a filter (what JSON.stringify writes), not its bytes: ' +
+            'store the bytes of serialize() instead',
+        );
+      }
       throw new TypeError(
         'cuckoo-wasm: deserialize() takes a Uint8Array, an ArrayBuffer view, an ArrayBuffer or a SharedArrayBuffer',
       );
@@ -347,6 +355,16 @@ export class CuckooReader {
 
   get [Symbol.toStringTag]() {
     return 'CuckooReader';
+  }
+
+  // JSON cannot hold a filter: without this JSON.stringify would write `{}` (the fields are private) and
+  // JSON meant to store one would lose it without a trace. A summary that says so, as CuckooFilter writes.
+  toJSON() {
+    if (this.#address === 0) return { CuckooReader: kSummaryNote, disposed: true };
+    const p = this.#properties;
+    const growth = p.growable ? { growable: true, levels: p.levels } : {};
+    const { size, slotCount, bucketSize, fingerprintBits, semiSort, byteLength } = p;
+    return { CuckooReader: kSummaryNote, size, slotCount, bucketSize, fingerprintBits, semiSort, byteLength, ...growth };
   }
 
   #get(name) {
