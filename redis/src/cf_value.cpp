@@ -1,6 +1,7 @@
 // redis/src/cf_value.cpp: the module's data type: RDB, AOF rewrite, MEMORY USAGE, DEBUG DIGEST, COPY.
 #include "cf_value.h"
 
+#include <algorithm>
 #include <cstring>
 #include <exception>
 
@@ -63,17 +64,40 @@ constexpr int kEncodingVersion = 1;
 constexpr uint64_t kStateFilter = 0;
 constexpr uint64_t kStateLoading = 1;
 
-// RDB payload (encoding version 1): state (filter / loading), deletes, then the portable bytes (a loading
-// value: the prefix received so far).
+// RDB payload (encoding version 1): state (filter / loading), deletes, the byte count n of the portable
+// bytes (a loading value: of the prefix received so far), then those n bytes as strings of at most
+// g_chunk_bytes each, so that neither saving nor loading needs a second copy of a large filter.
+size_t piece_limit() { return g_chunk_bytes < cuckoo::kHeaderBytes ? cuckoo::kHeaderBytes : g_chunk_bytes; }
+
 void rdb_save(rm::IO* io, void* raw) {
   auto* value = static_cast<CfValue*>(raw);
   rm::SaveUnsigned(io, value->loading() ? kStateLoading : kStateFilter);
   rm::SaveUnsigned(io, value->deletes);
   if (value->loading()) {
-    rm::SaveStringBuffer(io, value->pending.data(), value->pending.size());
-  } else {
-    const std::vector<uint8_t> bytes = value->filter->serialize();
-    rm::SaveStringBuffer(io, reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    rm::SaveUnsigned(io, value->pending.size());
+    for (size_t at = 0; at < value->pending.size(); at += piece_limit())
+      rm::SaveStringBuffer(io, value->pending.data() + at, std::min(piece_limit(), value->pending.size() - at));
+    return;
+  }
+  cuckoo::FilterWriter writer(*value->filter);
+  rm::SaveUnsigned(io, writer.size());
+  while (!writer.done()) {
+    const cuckoo::FilterWriter::Piece piece = writer.next(piece_limit());
+    rm::SaveStringBuffer(io, reinterpret_cast<const char*>(piece.data), piece.size);
+  }
+}
+
+// Reads the n bytes as rdb_save wrote them, handing each string to `take`.
+template <typename Take>
+void load_pieces(rm::IO* io, uint64_t size, Take take) {
+  for (uint64_t received = 0; received < size;) {
+    size_t length = 0;
+    char* piece = rm::LoadStringBuffer(io, &length);
+    if (piece == nullptr) throw cuckoo::FormatError("the RDB ended inside a filter");
+    std::unique_ptr<char, void (*)(void*)> owned(piece, rm::Free);
+    if (length == 0 || length > size - received) throw cuckoo::FormatError("a filter's piece does not fit its size");
+    take(piece, length);
+    received += length;
   }
 }
 
@@ -82,48 +106,47 @@ void* rdb_load(rm::IO* io, int encver) {
     rm::LogIOError(io, "warning", "cuckoo: RDB encoding version %d is not one this module reads (1)", encver);
     return nullptr;
   }
-  const uint64_t state = rm::LoadUnsigned(io);
-  const uint64_t deletes = rm::LoadUnsigned(io);
-  size_t size = 0;
-  char* bytes = rm::LoadStringBuffer(io, &size);
-  if (bytes == nullptr) return nullptr;
-  auto value = std::make_unique<CfValue>();
-  value->deletes = deletes;
   try {
+    const uint64_t state = rm::LoadUnsigned(io);
+    auto value = std::make_unique<CfValue>();
+    value->deletes = rm::LoadUnsigned(io);
+    const uint64_t size = rm::LoadUnsigned(io);
     if (state == kStateLoading) {
-      value->pending.assign(bytes, size);
-      value->expected_bytes = dump_size(reinterpret_cast<const uint8_t*>(bytes), size);
+      load_pieces(io, size, [&](const char* data, size_t length) { value->pending.append(data, length); });
+      value->expected_bytes = dump_size(reinterpret_cast<const uint8_t*>(value->pending.data()), size);
       if (value->expected_bytes == 0 || size >= value->expected_bytes) throw cuckoo::FormatError("bad partial dump");
     } else if (state == kStateFilter) {
-      value->filter = std::make_unique<cuckoo::CuckooFilter>(cuckoo::CuckooFilter::deserialize(bytes, size));
+      cuckoo::FilterLoader loader(true, size);
+      load_pieces(io, size, [&](const char* data, size_t length) { loader.feed(data, length); });
+      value->filter = std::make_unique<cuckoo::CuckooFilter>(loader.finish());
     } else {
       throw cuckoo::FormatError("unknown value state");
     }
+    return value.release();
   } catch (const std::exception& e) {
     rm::LogIOError(io, "warning", "cuckoo: cannot load a filter from the RDB: %s", e.what());
-    rm::Free(bytes);
     return nullptr;
   }
-  rm::Free(bytes);
-  return value.release();
 }
 
 // Emits the bytes as CF.LOADCHUNK pieces of at most g_chunk_bytes, as CF.SCANDUMP would hand them out.
-void emit_pieces(rm::IO* aof, rm::String* key, const char* bytes, size_t size) {
-  const size_t piece = g_chunk_bytes < cuckoo::kHeaderBytes ? cuckoo::kHeaderBytes : g_chunk_bytes;
-  for (size_t start = 0; start < size; start += piece) {
-    const size_t length = size - start < piece ? size - start : piece;
-    rm::EmitAOF(aof, "CF.LOADCHUNK", "slb", key, static_cast<long long>(start + length + 1), bytes + start, length);
-  }
+void emit_piece(rm::IO* aof, rm::String* key, uint64_t start, const void* data, size_t size) {
+  rm::EmitAOF(aof, "CF.LOADCHUNK", "slb", key, static_cast<long long>(start + size + 1),
+              static_cast<const char*>(data), size);
 }
 
 void aof_rewrite(rm::IO* aof, rm::String* key, void* raw) {
   auto* value = static_cast<CfValue*>(raw);
   if (value->loading()) {
-    emit_pieces(aof, key, value->pending.data(), value->pending.size());
-  } else {
-    const std::vector<uint8_t> bytes = value->filter->serialize();
-    emit_pieces(aof, key, reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    for (size_t at = 0; at < value->pending.size(); at += piece_limit())
+      emit_piece(aof, key, at, value->pending.data() + at, std::min(piece_limit(), value->pending.size() - at));
+    return;
+  }
+  cuckoo::FilterWriter writer(*value->filter);
+  while (!writer.done()) {
+    const uint64_t start = writer.position();
+    const cuckoo::FilterWriter::Piece piece = writer.next(piece_limit());
+    emit_piece(aof, key, start, piece.data, piece.size);
   }
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <cuckoo/cuckoo.h>
+#include <cuckoo/stream.h>
 
 #include "module_api.h"
 
@@ -27,13 +28,19 @@ struct CfValue {
   // by RDB only (AOF rewrite and CF.SCANDUMP/CF.LOADCHUNK restart it at 0).
   uint64_t deletes = 0;
 
-  // CF.SCANDUMP's copy of the filter's bytes, taken at position 0 and dropped by any write (invalidate())
-  // or when the last piece has been sent. A scan that spans a write mixes two states: loading it fails the
-  // checksum, so such a dump is rejected rather than loaded wrong.
+  // CF.SCANDUMP's state. A scan from position 0 that asks for each next piece in turn reads the filter's
+  // bytes through `writer`, straight from its tables. Any write drops it (invalidate()); a scan that goes
+  // on then reads from `dump`, a copy of the new state's bytes, so its pieces mix two states and loading
+  // them fails the checksum: such a dump is rejected rather than loaded wrong. Declared after `filter`,
+  // which the writer reads, so that it is destroyed first.
+  std::unique_ptr<cuckoo::FilterWriter> writer;
   std::vector<uint8_t> dump;
 
   bool loading() const { return filter == nullptr; }
-  void invalidate() { std::vector<uint8_t>().swap(dump); }
+  void invalidate() {
+    writer.reset();
+    std::vector<uint8_t>().swap(dump);
+  }
   size_t memory_bytes() const;
 };
 

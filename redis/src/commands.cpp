@@ -390,9 +390,23 @@ int scandump(rm::Ctx* ctx, rm::String** argv, int argc) {
     value->invalidate();
     return reply_piece(ctx, 0, nullptr, 0);
   }
-  if (position == 0 || value->dump.size() != total) value->dump = value->filter->serialize();
-  const uint64_t piece = position == 0 ? cuckoo::kHeaderBytes : std::max<uint64_t>(g_chunk_bytes, 1);
-  const uint64_t size = std::min<uint64_t>(piece, total - start);
+  const size_t limit = position == 0 ? cuckoo::kHeaderBytes : std::max<size_t>(g_chunk_bytes, 1);
+  if (position == 0) {
+    value->invalidate();
+    value->writer = std::make_unique<cuckoo::FilterWriter>(*value->filter);
+  }
+  if (value->writer && value->writer->position() == start) {
+    const cuckoo::FilterWriter::Piece piece = value->writer->next(limit);
+    reply_piece(ctx, static_cast<long long>(start + piece.size + 1), piece.data, piece.size);
+    if (value->writer->done()) value->invalidate();
+    return rm::kOk;
+  }
+  // Out of turn, or after a write (see CfValue::writer): from a copy of the bytes as they are now.
+  if (value->dump.size() != total) {
+    value->writer.reset();
+    value->dump = value->filter->serialize();
+  }
+  const uint64_t size = std::min<uint64_t>(limit, total - start);
   reply_piece(ctx, static_cast<long long>(start + size + 1), value->dump.data() + start, size);
   if (start + size == total) value->invalidate();
   return rm::kOk;

@@ -51,7 +51,9 @@ async function assertSame(c, before, items, { deletesKept = true } = {}) {
 
 test('SAVE + restart, DEBUG RELOAD, BGREWRITEAOF + restart keep every key and its bytes', async () => {
   const dir = tempDir();
-  let server = await startServer({ dir });
+  // Small pieces, so that the RDB holds each filter as many strings and the AOF as many CF.LOADCHUNKs.
+  const moduleArgs = ['CHUNK_BYTES', '1000'];
+  let server = await startServer({ dir, moduleArgs });
   try {
     let c = await connect(server.port);
     const items = await fill(c);
@@ -63,15 +65,15 @@ test('SAVE + restart, DEBUG RELOAD, BGREWRITEAOF + restart keep every key and it
     assert.equal(plain(await c.send('SAVE')), 'OK');
     c.close();
     await server.shutdown(false);
-    server = await startServer({ dir, port: server.port });
+    server = await startServer({ dir, port: server.port, moduleArgs });
     c = await connect(server.port);
     await assertSame(c, before, items);
     c.close();
     await server.shutdown(false);
     rmRdb(dir);
 
-    // AOF: the rewrite emits each filter as CF.LOADCHUNK pieces (small pieces here, to have several).
-    server = await startServer({ dir, port: server.port, extra: ['--appendonly', 'yes', '--aof-use-rdb-preamble', 'no'], moduleArgs: ['CHUNK_BYTES', '1000'] });
+    // AOF: the rewrite emits each filter as CF.LOADCHUNK pieces.
+    server = await startServer({ dir, port: server.port, extra: ['--appendonly', 'yes', '--aof-use-rdb-preamble', 'no'], moduleArgs });
     c = await connect(server.port);
     assert.equal((await c.send('DBSIZE')).value, 0);
     await fill(c);
@@ -193,6 +195,22 @@ test('CF.SCANDUMP pieces are the portable bytes; CF.LOADCHUNK rebuilds the filte
     replies = await load('partial', pieces.slice(2));
     assert.ok(replies.every((r) => r.value === 'OK'), JSON.stringify(replies.map(plain)));
     assert.ok(Buffer.compare((await c.send('CF.EXPORT', 'partial')).value, Buffer.concat(pieces.map((p) => p.bytes))) === 0);
+    // A piece asked for again, out of turn, is the same bytes.
+    const again = (await c.send('CF.SCANDUMP', 'fixed', String(pieces[1].position))).value;
+    assert.equal(again[0].value, pieces[2].position);
+    assert.ok(Buffer.compare(again[1].value, pieces[2].bytes) === 0);
+    // A write in the middle of a scan: the pieces mix two states, and the load refuses them.
+    const mixed = [];
+    for (let position = 0; ;) {
+      const [next, piece] = (await c.send('CF.SCANDUMP', 'fixed', String(position))).value;
+      if (next.value === 0) break;
+      mixed.push({ position: next.value, bytes: piece.value });
+      if (mixed.length === 2) assert.equal((await c.send('CF.ADD', 'fixed', 'written-mid-scan')).value, 1);
+      position = next.value;
+    }
+    replies = await load('mixed', mixed);
+    assert.match(last(replies).value, /^ERR cuckoo: checksum mismatch/);
+    await gone('mixed');
     // Loading onto an existing filter.
     assert.equal((await c.send('CF.LOADCHUNK', 'fixed', String(pieces[0].position), pieces[0].bytes)).value, 'ERR item exists');
     assert.equal(plain(await c.send('PING')), 'PONG');
