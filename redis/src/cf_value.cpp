@@ -9,6 +9,7 @@ namespace cuckoo_redis {
 
 rm::Type* g_cf_type = nullptr;
 size_t g_chunk_bytes = size_t{16} << 20;
+uint64_t g_max_filter_bytes = 0;
 
 size_t CfValue::memory_bytes() const {
   return sizeof(CfValue) + (filter ? filter->memory_bytes() : 0) + pending.capacity() + dump.capacity();

@@ -50,6 +50,10 @@ bool register_type(rm::Ctx* ctx);
 
 // Largest piece CF.SCANDUMP hands out and AOF rewrite emits (the module argument CHUNK_BYTES).
 extern size_t g_chunk_bytes;
+// The most bytes the tables of a growing filter created here may take (module argument MAX_FILTER_BYTES;
+// 0 = no limit): cuckoo::Options::max_memory_bytes. The tables are not allocated through Redis, so
+// maxmemory does not bound them; this does.
+extern uint64_t g_max_filter_bytes;
 
 // Portable bytes announce their own length in their first kHeaderBytes (docs/format.md): returns it, or 0
 // when the header's magic or version is not this library's, or its shape fields are out of range.

@@ -90,6 +90,7 @@ std::unique_ptr<cuckoo::CuckooFilter> create_filter(const CreateOptions& o) {
   options.bucket_size = o.bucket_size;
   if (o.max_iterations) options.max_kicks = *o.max_iterations;
   options.growable = o.growable;
+  if (o.growable) options.max_memory_bytes = g_max_filter_bytes;
   options.fpr = o.fpr;
   return std::make_unique<cuckoo::CuckooFilter>(options);
 }

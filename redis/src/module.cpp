@@ -1,4 +1,4 @@
-// redis/src/module.cpp: the entry point Redis calls on `--loadmodule <path> [CHUNK_BYTES n]`.
+// redis/src/module.cpp: the entry point Redis calls on `--loadmodule <path> [NAME value]...`.
 #include <string_view>
 
 #include "cf_value.h"
@@ -10,21 +10,26 @@ namespace {
 constexpr int kModuleVersion = 200;  // 0.2.0, the library's version
 constexpr long long kMaxChunkBytes = 512LL << 20;  // Redis's default proto-max-bulk-len
 
-// Module arguments: CHUNK_BYTES n (1..512 MiB), the largest piece CF.SCANDUMP answers and AOF rewrite emits.
+// Module arguments, name-value pairs:
+//   CHUNK_BYTES n       1..512 MiB: the largest piece CF.SCANDUMP answers and AOF rewrite emits;
+//   MAX_FILTER_BYTES n  0 (no limit) or more: the most bytes a growing filter's tables may take.
 bool parse_arguments(rm::Ctx* ctx, rm::String** argv, int argc) {
   for (int i = 0; i < argc; i += 2) {
     size_t size = 0;
     const char* text = rm::StringPtrLen(argv[i], &size);
     const std::string_view name(text, size);
     long long value = 0;
-    if (name == "CHUNK_BYTES" && i + 1 < argc && rm::StringToLongLong(argv[i + 1], &value) == rm::kOk &&
-        value >= 1 && value <= kMaxChunkBytes) {
+    const bool number = i + 1 < argc && rm::StringToLongLong(argv[i + 1], &value) == rm::kOk;
+    if (name == "CHUNK_BYTES" && number && value >= 1 && value <= kMaxChunkBytes) {
       cuckoo_redis::g_chunk_bytes = static_cast<size_t>(value);
-      continue;
+    } else if (name == "MAX_FILTER_BYTES" && number && value >= 0) {
+      cuckoo_redis::g_max_filter_bytes = static_cast<uint64_t>(value);
+    } else {
+      rm::Log(ctx, "warning",
+              "cuckoo: unknown or invalid module argument %.*s (expected CHUNK_BYTES 1..%lld, MAX_FILTER_BYTES >= 0)",
+              static_cast<int>(size), name.data(), kMaxChunkBytes);
+      return false;
     }
-    rm::Log(ctx, "warning", "cuckoo: unknown or invalid module argument %.*s (expected CHUNK_BYTES 1..%lld)",
-            static_cast<int>(size), name.data(), kMaxChunkBytes);
-    return false;
   }
   return true;
 }

@@ -223,3 +223,27 @@ test('the module refuses MODULE UNLOAD (it has a data type) and keeps serving', 
   assert.equal(plain(await c.send('CF.ADD', 'after-unload', 'a')), 1);
   c.close();
 });
+
+test('MAX_FILTER_BYTES caps growing filters: "Maximum expansions reached", nothing lost', async () => {
+  const capped = await startServer({ moduleArgs: ['MAX_FILTER_BYTES', '200000'] });
+  try {
+    const c = await connect(capped.port);
+    const added = [];
+    let refused = null;
+    for (let i = 0; i < 400_000 && refused === null; i += 1000) {
+      const replies = await c.pipeline(Array.from({ length: 1000 }, (_, j) => ['CF.ADD', 'capped', `c${i + j}`]));
+      replies.forEach((r, j) => { if (r.type === 'error') refused ??= r.value; else added.push(`c${i + j}`); });
+    }
+    assert.equal(refused, 'Maximum expansions reached');
+    const info = infoObject(await c.send('CF.INFO', 'capped'));
+    assert.ok(info['Number of filters'] > 1 && info['Number of items inserted'] === added.length);
+    const found = await c.pipeline(added.map((item) => ['CF.EXISTS', 'capped', item]));
+    assert.ok(found.every((r) => r.value === 1), 'an added item is missing');
+    // A fixed filter is not capped by it; a growing one whose first level alone is larger is refused.
+    assert.equal(plain(await c.send('CF.RESERVE', 'big-fixed', '1000000', 'EXPANSION', '0')), 'OK');
+    assert.match((await c.send('CF.RESERVE', 'big-growing', '1000000')).value, /^ERR .*max_memory_bytes/);
+    c.close();
+  } finally {
+    await capped.kill();
+  }
+});
