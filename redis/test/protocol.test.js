@@ -247,3 +247,22 @@ test('MAX_FILTER_BYTES caps growing filters: "Maximum expansions reached", nothi
     await capped.kill();
   }
 });
+
+test('COPY, RENAME, DEBUG DIGEST-VALUE and OBJECT ENCODING work on filters', async () => {
+  const c = await connect(server.port);
+  await c.pipeline(Array.from({ length: 500 }, (_, i) => ['CF.ADD', 'orig', `o${i}`]));
+  assert.equal(plain(await c.send('COPY', 'orig', 'copied')), 1);
+  const bytes = (await c.send('CF.EXPORT', 'orig')).value;
+  assert.ok(Buffer.compare((await c.send('CF.EXPORT', 'copied')).value, bytes) === 0);
+  // The copy is its own filter: a write to one leaves the other as it was.
+  assert.equal(plain(await c.send('CF.ADD', 'copied', 'only-in-copy')), 1);
+  assert.ok(Buffer.compare((await c.send('CF.EXPORT', 'orig')).value, bytes) === 0);
+  const [a, b] = plain(await c.send('DEBUG', 'DIGEST-VALUE', 'orig', 'copied'));
+  assert.notEqual(a, b);
+  assert.equal(plain(await c.send('CF.DEL', 'copied', 'only-in-copy')), 1);
+  const [a2, b2] = plain(await c.send('DEBUG', 'DIGEST-VALUE', 'orig', 'copied'));
+  assert.equal(a2, b2);
+  assert.equal(plain(await c.send('RENAME', 'copied', 'renamed')), 'OK');
+  assert.equal(plain(await c.send('CF.EXISTS', 'renamed', 'o7')), 1);
+  c.close();
+});
