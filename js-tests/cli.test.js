@@ -105,6 +105,23 @@ test('cli: info prints the same digits as the native tool, exact ties included',
   }
 });
 
+// A full filter: every slot taken and one fingerprint parked in the victim slot. Its load, the slots in
+// use, is 100%, not 9/8 of it: the victim is in no slot (items counts it; full says it is parked).
+test('cli: info of a full filter shows a load of at most 100%, the victim apart, alike in both tools', async () => {
+  const { CuckooFilter } = await import('../js/index.js');
+  const f = await CuckooFilter.create({ bucketCount: 2, bucketSize: 4, fingerprintBits: 16, seed: 5 });
+  for (let i = 0; !f.isFull; i++) f.add(`k${i}`);
+  assert.equal(f.size, f.slotCount + 1);
+  assert.equal(f.loadFactor, 1);
+  writeFileSync(at('full.cf'), f.serialize());
+  f.dispose();
+  const info = js(['info', 'full.cf']).stdout;
+  assert.match(info, /^items: 9$/m);
+  assert.match(info, /^load: 100\.00%$/m);
+  assert.match(info, /^full: yes \(a fingerprint is parked in the victim slot/m);
+  if (haveNative) assert.equal(native(['info', 'full.cf']).stdout, info);
+});
+
 // Runs command with args followed by key arguments given as bytes (bash's $'\xNN'): Node cannot pass
 // arguments that are not UTF-8 to a child itself.
 function runWithByteArgs(command, args, byteArgs) {

@@ -372,7 +372,8 @@ export declare class CuckooFilter {
   /** @deprecated Use {@link CuckooFilter.slotCount}: the number of slots, not the `capacity` option. */
   readonly capacity: number;
 
-  /** `size / slotCount` (up to `(slotCount + 1) / slotCount` with a parked victim). */
+  /** The share of slots in use, at most 1: `size / slotCount`, less a parked victim, which is in no slot
+   * (see `isFull`). */
   readonly loadFactor: number;
 
   /** Table bits per stored item: `(byteLength - 64) * 8 / size`; `Infinity` when empty. */

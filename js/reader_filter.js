@@ -97,8 +97,10 @@ function properties(shape, tables, bytes, tableTotal) {
   const size = Number(shape.items);
   let buckets = 0;
   let fprBound = 0;
+  let parked = 0; // victims: in no slot, so not in loadFactor
   for (const t of tables) {
     buckets += t.buckets;
+    if (t.victim) parked++;
     fprBound += matchBound(1 / ((2 ** f - 1) * 2 ** t.extra), b);
   }
   const newest = tables[tables.length - 1];
@@ -114,7 +116,7 @@ function properties(shape, tables, bytes, tableTotal) {
   return {
     size,
     slotCount: buckets * b,
-    loadFactor: size / (buckets * b),
+    loadFactor: (size - parked) / (buckets * b),
     bitsPerItem: size === 0 ? Infinity : (tableTotal * 8) / size,
     byteLength: bytes,
     isFull,

@@ -69,7 +69,7 @@ bool CuckooFilter::is_full() const { return core_->is_full(); }
 unsigned CuckooFilter::levels() const { return core_->level_count(); }
 double CuckooFilter::false_positive_bound() const { return core_->false_positive_bound(); }
 double CuckooFilter::load_factor() const {
-  return static_cast<double>(size()) / static_cast<double>(slot_count());
+  return static_cast<double>(size() - core_->parked_count()) / static_cast<double>(slot_count());
 }
 double CuckooFilter::bits_per_item() const {
   if (size() == 0) return std::numeric_limits<double>::infinity();

@@ -151,6 +151,7 @@ class FilterCore {
 
   // Shape and fill. A growing filter sums these over its levels.
   virtual bool is_full() const { return victim_.used; }
+  virtual uint64_t parked_count() const { return victim_.used ? 1 : 0; }  // items in victim slots
   virtual uint64_t bucket_count() const { return config_.bucket_count; }
   virtual uint64_t slot_count() const { return config_.slot_count(); }
   virtual uint64_t table_bytes() const { return config_.table_bytes(); }

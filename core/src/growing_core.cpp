@@ -304,6 +304,12 @@ bool GrowingCore::is_full() const {
   return levels_.back()->is_full() && !may_grow(&next);
 }
 
+uint64_t GrowingCore::parked_count() const {
+  uint64_t total = 0;
+  for (const auto& level : levels_) total += level->parked_count();
+  return total;
+}
+
 uint64_t GrowingCore::bucket_count() const {
   uint64_t total = 0;
   for (const auto& level : levels_) total += level->bucket_count();

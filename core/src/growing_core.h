@@ -61,6 +61,7 @@ class GrowingCore final : public FilterCore {
 
   // Full: the newest level is full and no level may be added (level_limit(), max_memory_bytes).
   bool is_full() const override;
+  uint64_t parked_count() const override;
   uint64_t bucket_count() const override;
   uint64_t slot_count() const override;
   uint64_t table_bytes() const override;

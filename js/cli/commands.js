@@ -288,7 +288,8 @@ async function runInfo(args) {
     ['seed', f.seed],
     ['items', f.size],
     // fixed_point.js: the same digits as the native tool's, ties included.
-    ['load', `${fixedRatio(100n * BigInt(f.size), f.slotCount, 2)}%`],
+    // The items in slots (loadFactor leaves out a parked victim), recovered exactly from the ratio.
+    ['load', `${fixedRatio(100n * BigInt(Math.round(f.loadFactor * f.slotCount)), f.slotCount, 2)}%`],
     ['bits per item', f.size === 0 ? '-' : fixedDouble(f.bitsPerItem, 2)],
     ['false-positive bound', `${fixedDouble(100 * bound, 4)}% (1 in ${fixedDouble(1 / bound, 0)})`],
     ['full', f.isFull ? 'yes (a fingerprint is parked in the victim slot: inserts fail until a delete)' : 'no'],

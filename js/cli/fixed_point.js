@@ -1,10 +1,6 @@
-// js/cli/fixed_point.js: numbers in fixed-point decimal text, digit for digit as the native tool writes
-// them (tools/cli/fixed_point.h).
-//
-// toFixed(2) and printf("%.2f") agree except on exact ties, which toFixed rounds up and printf to even
-// (3.125 -> "3.13" / "3.12"). These functions round in integer arithmetic, half up, on the exact value: a
-// ratio of integers, or a double's exact binary value (the same double in both tools, since the core
-// computes it with the same IEEE operations natively and in WebAssembly).
+// js/cli/fixed_point.js: numbers in fixed-point decimal text, as docs/cli.md's "Number formatting"
+// specifies for both tools (tools/cli/fixed_point.h is the other implementation): rounded in integer
+// arithmetic, half up, on the exact value of a ratio of integers or of a double.
 
 // scaled / 10^decimals as text: "3.13" for (313n, 2).
 function textOf(scaled, decimals) {

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <optional>
 #include <stdexcept>
@@ -312,7 +313,9 @@ int run_info(const Args& args) {
   row("seed", std::to_string(c.seed));
   row("items", std::to_string(f.size()));
   // fixed_point.h: the same digits as the JS tool's, ties included.
-  row("load", fixed_ratio(100 * f.size(), f.slot_count(), 2) + "%");
+  // The items in slots (load_factor() leaves out a parked victim), recovered exactly from the ratio.
+  const auto in_slots = static_cast<uint64_t>(std::llround(f.load_factor() * static_cast<double>(f.slot_count())));
+  row("load", fixed_ratio(100 * in_slots, f.slot_count(), 2) + "%");
   row("bits per item", f.size() == 0 ? "-" : fixed_double(f.bits_per_item(), 2));
   row("false-positive bound", fixed_double(100.0 * bound, 4) + "% (1 in " + fixed_double(1.0 / bound, 0) + ")");
   row("full", f.is_full() ? "yes (a fingerprint is parked in the victim slot: inserts fail until a delete)" : "no");

@@ -1,10 +1,6 @@
-// tools/cli/fixed_point.h: numbers in fixed-point decimal text, digit for digit as js/cli/fixed_point.js
-// writes them.
-//
-// printf("%.2f") and JS's toFixed(2) agree except on exact ties, which printf rounds to even and toFixed
-// up (3.125 -> "3.12" / "3.13"). These functions round in integer arithmetic, half up, on the exact
-// value: a ratio of integers, or a double's exact binary value (the same double in both tools, since the
-// core computes it with the same IEEE operations natively and in WebAssembly).
+// tools/cli/fixed_point.h: numbers in fixed-point decimal text, as docs/cli.md's "Number formatting"
+// specifies for both tools (js/cli/fixed_point.js is the other implementation): rounded in integer
+// arithmetic, half up, on the exact value of a ratio of integers or of a double.
 #pragma once
 
 #include <cstdint>

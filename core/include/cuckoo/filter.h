@@ -150,7 +150,7 @@ class CUCKOO_API CuckooFilter {
   unsigned levels() const;            // 1 for a fixed filter; a growing filter's level count
   double false_positive_bound() const;  // of the filter as it is: false_positive_bound(config()) for a
                                         // fixed filter, the sum over its levels for a growing one
-  double load_factor() const;         // size / slot_count (just above 1 if every slot and the victim are used)
+  double load_factor() const;         // items in slots / slot_count, at most 1: a parked victim is in none
   double bits_per_item() const;       // table bits (all levels) / size (infinity when empty)
   size_t memory_bytes() const;        // bytes this filter allocated: tables, fixed overhead, and the
                                       // relocation log (max_kicks x 16 bytes) once an insert needed one
