@@ -91,7 +91,7 @@ export declare class CuckooReader {
   readonly size: number;
   /** Entries of every table: buckets × bucket size. */
   readonly slotCount: number;
-  /** size / slotCount. */
+  /** The share of slots in use, at most 1: size / slotCount, less the parked victims, which are in no slot. */
   readonly loadFactor: number;
   /** Table bits per key stored (`Infinity` when empty). */
   readonly bitsPerItem: number;
