@@ -1,4 +1,4 @@
-// core/src/stream.cpp: FilterWriter, FilterLoader, save() and load() (cuckoo/stream.h). They walk the
+// core/src/stream.cpp: FilterWriter and FilterLoader (cuckoo/stream.h). They walk the
 // serialized bytes as a list of segments (header, [level header,] table, ..., checksum) and leave every
 // field's meaning and every check to format_internal.h, which deserialize() uses too.
 #include "cuckoo/stream.h"
@@ -6,8 +6,6 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <istream>
-#include <ostream>
 #include <string>
 #include <vector>
 
@@ -185,8 +183,12 @@ struct FilterLoader::State {
   // The header is in: check it. The next buffer() passes the bytes after it on to where they belong
   // (allocating the first table), so that reading a header allocates nothing.
   void read_prefix() {
-    layout = read_layout(prefix);
-    if (input_size != 0) check_length(input_size, layout.total_bytes());
+    try {
+      layout = read_layout(prefix);
+      if (input_size != 0) check_length(input_size, layout.total_bytes());
+    } catch (const FormatError& e) {
+      spend(e);
+    }
     segments = segments_of(layout);
     has_layout = true;
     XXH3_64bits_update(&hash, prefix, kHeaderBytes);
@@ -209,6 +211,17 @@ struct FilterLoader::State {
   }
 
   CuckooFilter finish() {
+    check_spent();
+    try {
+      CuckooFilter filter = checked_filter();
+      error = "the loader already returned its filter";
+      return filter;
+    } catch (const FormatError& e) {
+      spend(e);
+    }
+  }
+
+  CuckooFilter checked_filter() {
     if (!has_layout) check_minimum_size(received);
     check_length(received, layout.total_bytes());
 
@@ -222,16 +235,15 @@ struct FilterLoader::State {
     return assemble(layout, std::move(cores), huge_pages);
   }
 
-  // Runs f; a FormatError it throws spends the loader.
-  template <typename F>
-  auto guarded(F&& f) -> decltype(f()) {
+  // Throws the FormatError that spent the loader, if one did.
+  void check_spent() const {
     if (!error.empty()) throw FormatError(error);
-    try {
-      return f();
-    } catch (const FormatError& e) {
-      error = std::string(e.what()).substr(std::char_traits<char>::length("cuckoo: "));
-      throw;
-    }
+  }
+
+  // Records e, which spends the loader, and throws it.
+  [[noreturn]] void spend(const FormatError& e) {
+    error = std::string(e.what()).substr(std::char_traits<char>::length("cuckoo: "));
+    throw e;
   }
 };
 
@@ -246,67 +258,27 @@ FilterLoader& FilterLoader::operator=(FilterLoader&&) noexcept = default;
 FilterLoader::~FilterLoader() = default;
 
 uint8_t* FilterLoader::buffer(size_t* size) {
-  return state_->guarded([&] { return state_->buffer(size); });
+  state_->check_spent();
+  return state_->buffer(size);
 }
 
 void FilterLoader::commit(size_t n) {
-  state_->guarded([&] {
-    state_->received += n;
-    state_->advance(n);
-  });
+  state_->check_spent();
+  state_->received += n;
+  state_->advance(n);
 }
 
 void FilterLoader::feed(const void* data, size_t size) {
-  state_->guarded([&] {
-    const size_t used = state_->copy_in(static_cast<const uint8_t*>(data), size);
-    state_->received += size;
-    state_->trailing += size - used;
-  });
+  state_->check_spent();
+  const size_t used = state_->copy_in(static_cast<const uint8_t*>(data), size);
+  state_->received += size;
+  state_->trailing += size - used;
 }
 
 bool FilterLoader::complete() const { return state_->complete(); }
 uint64_t FilterLoader::expected_size() const { return state_->has_layout ? state_->layout.total_bytes() : 0; }
 uint64_t FilterLoader::received() const { return state_->received; }
 
-CuckooFilter FilterLoader::finish() {
-  return state_->guarded([&] {
-    CuckooFilter filter = state_->finish();
-    state_->error = "the loader already returned its filter";
-    return filter;
-  });
-}
-
-// ---------------------------------------------------------------------------------------------- streams
-
-namespace {
-// Pieces small enough to stay in cache between being hashed and being copied to or from the stream.
-constexpr size_t kStreamPiece = size_t{256} << 10;
-}  // namespace
-
-void save(const CuckooFilter& filter, std::ostream& out) {
-  FilterWriter writer(filter);
-  for (FilterWriter::Piece piece = writer.next(kStreamPiece); piece.size != 0; piece = writer.next(kStreamPiece)) {
-    out.write(reinterpret_cast<const char*>(piece.data), static_cast<std::streamsize>(piece.size));
-    if (!out) throw std::ios_base::failure("cuckoo: writing the filter to the stream failed");
-  }
-}
-
-CuckooFilter load(std::istream& in, bool huge_pages) {
-  FilterLoader loader(huge_pages);
-  for (;;) {
-    size_t room = 0;
-    uint8_t* to = loader.buffer(&room);
-    if (room == 0) break;
-    room = std::min(room, kStreamPiece);
-    in.read(reinterpret_cast<char*>(to), static_cast<std::streamsize>(room));
-    const auto got = static_cast<size_t>(in.gcount());
-    if (got > 0) loader.commit(got);
-    if (got < room) {
-      if (in.bad()) throw std::ios_base::failure("cuckoo: reading the filter from the stream failed");
-      break;  // the stream ended: finish() reports the truncation
-    }
-  }
-  return loader.finish();
-}
+CuckooFilter FilterLoader::finish() { return state_->finish(); }
 
 }  // namespace cuckoo
