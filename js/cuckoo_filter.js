@@ -86,7 +86,25 @@ function toBytes(bytes) {
 
 let readyPromise = null;
 
+// Node's entry (js/node.js) registers what only it has: filters moved in pieces without a second copy of
+// the table in wasm memory (js/stream.js), which serialize() and deserialize() then use, and it adds the
+// methods for files and chunks itself, through `internals`. Browser bundles load none of it.
+let nodeOnly = null;
+let internals = null;
+export function registerNodeOnly(implementation) {
+  nodeOnly = implementation;
+  return internals;
+}
+
 export class CuckooFilter {
+  static {
+    // For js/node.js's methods (registerNodeOnly).
+    internals = {
+      adopt: (C, handle) => adopt(classOf(C), handle),
+      address: (filter, member) => filter.#live(member),
+    };
+  }
+
   #handle; // NativeFilter; null after dispose()
   #ptr; // address of the C++ object as int32: first argument of the raw exports; 0 after dispose()
   #config; // resolved configuration, fixed for the filter's life
@@ -137,14 +155,22 @@ export class CuckooFilter {
     return new (classOf(this))(options);
   }
 
+  // bytes, or a stream of them: in Node a fetch Response or its body, a ReadableStream, a Node Readable or
+  // any async iterable of Uint8Array pieces, read straight into the new table as it arrives; in browsers a
+  // fetch Response, read whole first.
   static async deserialize(bytes) {
     await loadRuntime();
+    const pieces = nodeOnly?.streamPieces(bytes);
+    if (pieces) return adopt(classOf(this), await nodeOnly.loadStream(pieces));
+    // Browsers: a fetch Response is read whole first (the piecewise reader is Node's).
+    if (typeof Response === 'function' && bytes instanceof Response) bytes = await bytes.arrayBuffer();
     return CuckooFilter.deserializeSync.call(this, bytes);
   }
 
   static deserializeSync(bytes) {
     const runtime = requireRuntime();
     const view = toBytes(bytes);
+    if (nodeOnly !== null) return adopt(classOf(this), nodeOnly.loadBytes(view));
     const ptr = malloc(Math.max(view.length, 1));
     let handle;
     try {
@@ -259,16 +285,18 @@ export class CuckooFilter {
     if (!this.#handle._merge(other.#handle)) throw lastError();
   }
 
+  // In Node, assembled straight from the table in wasm memory (no second copy of it there).
   serialize() {
-    this.#live('serialize()');
+    const ptr = this.#live('serialize()');
     const handle = this.#handle;
     const n = handle._serializedSize();
-    const ptr = malloc(n);
+    if (nodeOnly !== null) return nodeOnly.serialize(ptr, n);
+    const out = malloc(n);
     try {
-      handle._serializeInto(ptr);
-      return rt.heap.slice(ptr, ptr + n);
+      handle._serializeInto(out);
+      return rt.heap.slice(out, out + n);
     } finally {
-      free(ptr);
+      free(out);
     }
   }
 

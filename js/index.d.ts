@@ -192,9 +192,14 @@ export declare class CuckooFilter {
    * as written by {@link CuckooFilter.serialize} or by native `cuckoo::CuckooFilter::serialize()`.
    * Everything is validated before anything is trusted.
    * @param bytes the serialized filter: a `Uint8Array` (any offset), another view, or an `ArrayBuffer` /
-   *   `SharedArrayBuffer` (so `f.serialize().buffer` type-checks: TypeScript types it `ArrayBufferLike`).
+   *   `SharedArrayBuffer` (so `f.serialize().buffer` type-checks: TypeScript types it `ArrayBufferLike`);
+   *   or a stream of it. In Node (the package's Node entry): a `fetch` `Response` or its body, a
+   *   `ReadableStream`, a Node `Readable` or any async iterable of `Uint8Array` pieces, each piece copied
+   *   straight into the new table as it arrives and the checksum computed on the way, so the whole input
+   *   never sits in one buffer (memory: the table plus a piece). In browsers: a `fetch` `Response`, read
+   *   whole first (the piecewise reader is left out of the browser build to keep it small).
    * @returns a promise of the filter.
-   * @throws (rejects) {TypeError} if `bytes` is not binary data.
+   * @throws (rejects) {TypeError} if `bytes` is not binary data, or a stream yields something else.
    * @throws (rejects) {FormatError} on bad bytes, with the core's `cuckoo::FormatError` message, e.g.
    *   "cuckoo: truncated input: expected 1080 bytes, got 1000", "cuckoo: bad magic: not a cuckoo filter",
    *   "cuckoo: checksum mismatch: the bytes are corrupted", "cuckoo: trailing bytes: ...".
@@ -204,7 +209,35 @@ export declare class CuckooFilter {
    */
   static deserialize<T extends typeof CuckooFilter = typeof CuckooFilter>(
     this: T | void,
-    bytes: ArrayBufferView | ArrayBuffer | SharedArrayBuffer,
+    bytes:
+      | ArrayBufferView
+      | ArrayBuffer
+      | SharedArrayBuffer
+      | Response
+      | ReadableStream<Uint8Array>
+      | AsyncIterable<Uint8Array>,
+  ): Promise<InstanceType<T>>;
+
+  /**
+   * Node only (the package's Node entry; absent from the browser build): the filter in the file at
+   * `path`, as {@link CuckooFilter.save} or native C++ wrote it, read straight into its table in pieces:
+   * memory holds the table once, plus a 4 MiB piece. The file's size is checked against its header before
+   * anything is allocated.
+   * @throws (rejects) {FormatError} on bad bytes, as `deserialize` of the file's bytes; the `fs` error
+   *   (`ENOENT`, ...) if the file cannot be read; {RangeError} if the filter does not fit in memory.
+   */
+  static load<T extends typeof CuckooFilter = typeof CuckooFilter>(this: T | void, path: string): Promise<InstanceType<T>>;
+
+  /**
+   * Node only (the package's Node entry): the filter rebuilt from its chunks ({@link CuckooFilter.chunks}),
+   * given in order, each copied straight into the new table.
+   * @throws (rejects) {FormatError} naming the chunk for a missing, repeated, reordered, truncated or
+   *   corrupt chunk ("cuckoo: chunk 3 is missing (chunk 4 arrived in its place)"); for bad filter bytes, the
+   *   message `deserialize` gives; {TypeError} if a chunk is not a `Uint8Array`.
+   */
+  static fromChunks<T extends typeof CuckooFilter = typeof CuckooFilter>(
+    this: T | void,
+    chunks: Iterable<Uint8Array> | AsyncIterable<Uint8Array>,
   ): Promise<InstanceType<T>>;
 
   /**
@@ -332,12 +365,28 @@ export declare class CuckooFilter {
   /**
    * @returns the filter in the portable binary format (docs/format.md): a 56-byte header, the packed
    *   table, an 8-byte checksum; `byteLength` bytes, identical to what native C++ writes for the same
-   *   filter. A fresh copy, independent of the filter. It is written in WebAssembly memory first, so it
-   *   needs `byteLength` bytes free there (with 4 GiB in all, filters above ~2 GB cannot be serialized; nor
-   *   can `deserialize` load one, as it holds the input and the table at once).
-   * @throws {RangeError} if WebAssembly memory has no room for the copy.
+   *   filter. A fresh copy, independent of the filter. In Node it is assembled straight from the table in
+   *   WebAssembly memory; in browsers it is written there first, so it needs `byteLength` bytes free there.
+   * @throws {RangeError} (browsers) if WebAssembly memory has no room for the copy.
    */
   serialize(): Bytes;
+
+  /**
+   * Node only (the package's Node entry): writes {@link CuckooFilter.serialize}'s bytes to the file at
+   * `path` straight from the table, in pieces, atomically: a temporary file in the same directory,
+   * flushed to disk, then renamed over `path` (an existing file's permissions are kept). On failure the
+   * temporary file is removed and `path` is untouched.
+   * @throws (rejects) the `fs` error if the file cannot be written.
+   */
+  save(path: string): Promise<void>;
+
+  /**
+   * Node only (the package's Node entry): the filter as chunks of at most `chunkBytes` bytes each, framing
+   * included (docs/format.md, "Chunks"), for transports with a message limit: the same chunks C++'s
+   * `cuckoo::to_chunks` makes. One new `Uint8Array` at a time; the filter must not change meanwhile.
+   * @throws {RangeError} if `chunkBytes` is not an integer above 40.
+   */
+  chunks(chunkBytes: number): IterableIterator<Bytes>;
 
   /** `'CuckooFilter'`, so `Object.prototype.toString.call(f)` is `[object CuckooFilter]`. */
   readonly [Symbol.toStringTag]: 'CuckooFilter';

@@ -3,8 +3,9 @@
 // flavours (wasm/CMakeLists.txt: "node", fast; "web", small) and writes dist/:
 //   dist/cuckoo_wasm_binary.mjs   the web flavour, deflated, as base64 (default export)  <- js/runtime.js (ESM)
 //   dist/cuckoo_wasm_node.wasm    the node flavour                                       <- dist/cuckoo.cjs
-//   dist/cuckoo.cjs        js/*.js bundled as CommonJS (scripts/cjs-bundle.mjs), reading the node
-//                          flavour from its file   <- js/index.cjs (require), js/index.node.js (import)
+//   dist/cuckoo.cjs        js/node.js (js/index.js's exports and Node's file functions) bundled as
+//                          CommonJS (scripts/cjs-bundle.mjs), reading the node flavour from its file
+//                          <- js/index.cjs (require), js/index.node.js (import)
 //   dist/cuckoo_reader_binary.mjs  the read-only module (wasm/reader_exports.cpp, built with the web
 //                          flavour), deflated, as base64          <- js/reader_runtime.js (`cuckoo-wasm/reader`)
 //   dist/cuckoo_reader.wasm  the read-only module             <- dist/reader.cjs
@@ -113,7 +114,7 @@ const nodeBinary =
   "{ read: () => require('node:fs').readFileSync(require('node:path').join(__dirname, 'cuckoo_wasm_node.wasm')) }";
 writeFileSync(
   path.join(dist, 'cuckoo.cjs'),
-  bundleCjs(path.join(root, 'js', 'index.js'), { '../dist/cuckoo_wasm_binary.mjs': nodeBinary }),
+  bundleCjs(path.join(root, 'js', 'node.js'), { '../dist/cuckoo_wasm_binary.mjs': nodeBinary }),
 );
 // Node's read-only entries read the module from its file, as the full entry's do.
 writeFileSync(path.join(dist, 'cuckoo_reader.wasm'), readerWasm);

@@ -3,6 +3,7 @@
 //
 // It is a bundler for exactly the subset js/ uses, and refuses anything else rather than guess:
 //   import { a, b } from './x.js';          -> const { a, b } = __x;       (modules become IIFEs)
+//   import { a, b } from 'node:fs';         -> const { a, b } = require('node:fs');
 //   import name from '../dist/foo.mjs';     -> const name = <the expression `inline` gives for it>;
 //   export function|class|const|let name    -> declaration kept, name added to the module's exports
 //   export { a, b } from './x.js';          -> re-export
@@ -44,7 +45,9 @@ export function bundleCjs(entry, inline = {}) {
     const exported = [];
     for (const line of lines) {
       let m;
-      if ((m = importNamed.exec(line))) {
+      if ((m = importNamed.exec(line)) && m[2].startsWith('node:')) {
+        body.push(`const { ${names(m[1]).join(', ')} } = require('${m[2]}');`);
+      } else if ((m = importNamed.exec(line))) {
         const dep = path.resolve(path.dirname(file), m[2]);
         visit(dep);
         body.push(`const { ${names(m[1]).join(', ')} } = ${moduleVar(dep)};`);

@@ -158,6 +158,14 @@ const char* js_option_name(unsigned option) {
   return option < kJsOptionNames.size() ? kJsOptionNames[option] : nullptr;
 }
 
+bool run_recorded(void (*body)(void* context), void* context) {
+  static cuckoo::CuckooFilter* const kDone = reinterpret_cast<cuckoo::CuckooFilter*>(uintptr_t{1});
+  return guarded([&] {
+    body(context);
+    return kDone;
+  }) != nullptr;
+}
+
 int last_error_kind() { return g_kind; }
 uintptr_t last_error_message() { return reinterpret_cast<uintptr_t>(g_message); }
 

@@ -37,6 +37,9 @@ bool merge_into(cuckoo::CuckooFilter& target, const cuckoo::CuckooFilter& source
 // How JS spells option i (core/src/option_names.h, OptionName): js/options.js's kOptions has the same
 // names in the same order.
 const char* js_option_name(unsigned option);
+// Runs body(context), recording whatever it throws as the calls above do; false if it threw. For the
+// stream exports (stream_exports.cpp).
+bool run_recorded(void (*body)(void* context), void* context);
 
 int last_error_kind();
 // The address of the last error's NUL-terminated UTF-8 message in wasm memory (JS decodes it). Not a

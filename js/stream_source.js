@@ -1,0 +1,38 @@
+// js/stream_source.js: what deserialize() accepts as a stream in Node, read as an async iterator of
+// Uint8Array pieces that js/stream.js writes straight into the new table. (The browser's entry leaves
+// this out to stay small: it reads a Response or a ReadableStream whole, js/cuckoo_filter.js.)
+
+// An async iterator over the pieces of a fetch Response, a ReadableStream, or any async iterable of byte
+// views (a Node Readable); null for anything else. It throws a TypeError for a piece that is not bytes.
+export function streamPieces(source) {
+  if (source === null || typeof source !== 'object' || ArrayBuffer.isView(source)) return null;
+  if (typeof Response === 'function' && source instanceof Response) source = source.body ?? [];
+  if (typeof source.getReader === 'function') return checked(readerPieces(source.getReader()));
+  if (typeof source[Symbol.asyncIterator] === 'function' || Array.isArray(source)) return checked(source);
+  return null;
+}
+
+async function* readerPieces(reader) {
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.cancel().catch(() => {}); // releases the source when reading stops early
+  }
+}
+
+async function* checked(pieces) {
+  for await (const piece of pieces) {
+    if (!(piece instanceof Uint8Array)) {
+      throw new TypeError(
+        typeof piece === 'string'
+          ? 'cuckoo-wasm: deserialize() read a string from the stream: open it without an encoding'
+          : 'cuckoo-wasm: deserialize() takes a stream of Uint8Array pieces',
+      );
+    }
+    yield piece;
+  }
+}
