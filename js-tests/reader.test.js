@@ -162,9 +162,9 @@ function piecesOf(bytes, rand) {
   })();
 }
 
-async function streamOutcome(bytes, rand) {
+async function streamOutcome(bytes, rand, C = CuckooReader) {
   try {
-    return { f: await CuckooReader.deserialize(piecesOf(bytes, rand)) };
+    return { f: await C.deserialize(piecesOf(bytes, rand)) };
   } catch (error) {
     return { error };
   }
@@ -219,6 +219,10 @@ test('bad bytes: the same errors as CuckooFilter.deserialize, and the same answe
     const streamed = await streamOutcome(bytes, rand);
     assert.equal(streamed.error?.message, reader.error?.message, `round ${round}: streamed`);
     assert.equal(streamed.error?.constructor, reader.error?.constructor, `round ${round}: streamed`);
+    // And what Node's CuckooFilter.deserialize makes of the same stream (its own streaming loader).
+    const nodeStreamed = await streamOutcome(bytes, rand, nodeBuild.CuckooFilter);
+    assert.equal(nodeStreamed.error?.message, streamed.error?.message, `round ${round}: Node's streamed deserialize`);
+    nodeStreamed.f?.dispose();
     if (streamed.f) {
       assertSame(reader.f, streamed.f, keys.slice(0, 10), `round ${round}: streamed`);
       streamed.f.dispose();
