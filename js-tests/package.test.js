@@ -243,6 +243,33 @@ console.log(JSON.stringify([cjs.CuckooFilter === CuckooFilter, cjs.ready === rea
 });
 
 // The read-only entry, through import and require: it reads the filter the full entry wrote.
+// A key argument that is not UTF-8 (a\xffb): npx and npm exec decode the arguments before the tool starts,
+// so the tool cannot know the bytes; it exits 2 saying so rather than hash U+FFFD. Started directly (the
+// bin, or node on main.js) it hashes the bytes given, as the native tool does.
+test('package: a key argument that is not UTF-8 is refused through npx and npm exec, and found directly', () => {
+  writeFileSync(path.join(project, 'keys.txt'), Buffer.from([0x61, 0xff, 0x62, 0x0a, 0x6f, 0x6b, 0x0a]));
+  const bin = path.join('node_modules', '.bin', 'cuckoo-wasm');
+  ok(run(bin, ['build', '-q', '-o', 'bytes.cf', '--capacity', '100', 'keys.txt'], { cwd: project }), 'cuckoo-wasm build');
+  const before = readFileSync(path.join(project, 'bytes.cf'));
+  // bash passes the argument's bytes as they are ($'\xff'); Node cannot pass bytes that are not UTF-8 itself.
+  const withKey = (command) => run('bash', ['-c', `${command} $'a\\xffb'`], { cwd: project });
+  for (const starter of [`npx --offline cuckoo-wasm`, `npm exec --offline -- cuckoo-wasm`]) {
+    for (const command of ['query bytes.cf', 'add bytes.cf', 'delete bytes.cf']) {
+      const r = withKey(`${starter} ${command}`);
+      assert.equal(r.status, 2, `${starter} ${command}: ${r.stdout}${r.stderr}`);
+      assert.match(r.stderr, /argument \d+ holds U\+FFFD, which npm \(npx, npm exec\) puts in place of bytes that are not UTF-8/);
+      assert.equal(r.stdout, '');
+    }
+    assert.equal(ok(run('bash', ['-c', `${starter} query bytes.cf ok`], { cwd: project }), starter).stdout, 'maybe\tok\n');
+  }
+  assert.deepEqual(readFileSync(path.join(project, 'bytes.cf')), before, 'the refused add and delete left the file as it was');
+  for (const direct of [bin, `node node_modules/cuckoo-wasm/js/cli/main.js`]) {
+    const r = withKey(`env npm_command=test ${direct} query bytes.cf`);
+    assert.equal(r.status, 0, `${direct}: ${r.stderr}`);
+    assert.equal(Buffer.from(r.stdout, 'latin1').subarray(0, 6).toString('latin1'), 'maybe\t');
+  }
+});
+
 test('package: import and require of "cuckoo-wasm/reader" read what "cuckoo-wasm" wrote', () => {
   const body = (RESOLVED) => `
 const f = await CuckooFilter.create({ capacity: 1000, seed: 3n });

@@ -4,6 +4,8 @@
 // ff (not UTF-8) would reach the filter as ef bf bd, a different key. Where Linux shows the arguments as
 // they were (/proc/self/cmdline), an argument that decoding changed is given as its bytes instead (a
 // Buffer). Elsewhere such an argument cannot be told from one that holds U+FFFD itself, and is refused.
+// So is one that holds U+FFFD when npx or npm exec started the tool (npm_command=exec): npm decodes the
+// arguments itself before it starts the tool, so /proc/self/cmdline shows U+FFFD too.
 import { readFileSync } from 'node:fs';
 import { UsageError } from './args.js';
 
@@ -35,6 +37,13 @@ export function argumentBytes(argv) {
   const consistent = raw?.length === argv.length && raw.every((bytes, i) => bytes.toString() === argv[i]);
   return argv.map((a, i) => {
     if (!a.includes(kReplacement)) return a;
+    if (process.env.npm_command === 'exec') {
+      throw new UsageError(
+        `argument ${i + 1} holds U+FFFD, which npm (npx, npm exec) puts in place of bytes that are not UTF-8 ` +
+          'before the tool starts, so the bytes given cannot be known; give such keys on standard input or in a ' +
+          'file, or run node_modules/.bin/cuckoo-wasm directly',
+      );
+    }
     if (!consistent) {
       throw new UsageError(
         `argument ${i + 1} holds U+FFFD, maybe from bytes that are not UTF-8, and this system does not show ` +
