@@ -12,7 +12,7 @@
 // A second test loads an esbuild bundle of the package (platform browser) the same way.
 //
 // Without /usr/bin/chromium the test is skipped with the reason, unless CI is set: in CI it fails.
-// CHROMIUM_PATH overrides the browser path. Flags: /work/shared/toolchain.md.
+// CHROMIUM_PATH overrides the browser path. Flags: chromiumArgs below.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
@@ -28,7 +28,7 @@ const goldenDir = path.join(root, 'testdata', 'golden');
 const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const inCI = Boolean(process.env.CI) && process.env.CI !== 'false' && process.env.CI !== '0';
 
-// Chromium flags from /work/shared/toolchain.md. playwright's launch() gives every browser a fresh
+// Headless Chromium without a sandbox, GPU or background traffic. playwright's launch() gives every browser a fresh
 // temporary --user-data-dir of its own (and refuses one in args); launchPersistentContext is used below to
 // make that explicit and to remove the directory afterwards.
 const chromiumArgs = [

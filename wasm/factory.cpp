@@ -16,8 +16,8 @@ namespace {
 
 int g_kind = kNoError;
 // The last error's message, in a fixed buffer rather than a std::string: recording that memory ran out
-// must not allocate. (It did: the std::bad_alloc handler built a std::string, which threw a second
-// bad_alloc out of the handler, and JS got a bare WebAssembly.Exception instead of a RangeError.)
+// must not allocate (a second std::bad_alloc thrown from the handler would reach JS as a bare
+// WebAssembly.Exception instead of a RangeError).
 char g_message[2048] = "";
 
 // Appends text to the message, cut to fit the buffer (NUL-terminated).

@@ -95,9 +95,9 @@ CUCKOO_API bool is_valid_config(const Config& config, std::string* why = nullptr
 // Default target load for a bucket size and fingerprint width: a little under the loads measured at the
 // first failure (paper: b=2: 84%, b=4: 95%, b=8: 98%; much less for short fingerprints on large tables), so
 // that `capacity` distinct items fit. resolve() adds 2 sqrt(buckets) of slack for small tables. This is a
-// probability, not a promise: a key set can be one that no placement holds (a soak of 1.16 M random
-// filters of 1..20000 keys found 7, all b = 2 with 38-129 keys); then a fingerprint is parked in the victim
-// slot, later inserts return false before `capacity`, and nothing inserted is lost.
+// probability, not a promise: a key set can be one that no placement holds (rarely, and only seen at
+// b = 2: bench/README.md); then a fingerprint is parked in the victim slot, later inserts return false
+// before `capacity`, and nothing inserted is lost.
 // For fingerprints shorter than min_fingerprint_bits_for_load() (only by explicit fingerprint_bits) the
 // targets are low (b=2: 0.05 at f=4 to 0.55 at f=7) and were measured to take 16 M keys; larger tables of
 // those widths may refuse inserts before `capacity`.
