@@ -1,0 +1,134 @@
+// bench/js/big_filter.mjs: saving and loading a big filter in Node, the streamed way (filter.save(path),
+// CuckooFilter.load(path), deserialize(fs.createReadStream(path))) against the whole-buffer way
+// (serialize() + writeFileSync, readFileSync + deserialize()), each in a fresh process: wall time and
+// the process's peak RSS (process.resourceUsage().maxRSS), beside the table's size.
+//
+//   node bench/js/big_filter.mjs [--keys N] [--fill M] [--fpr P] [--dir DIR] [--baseline /other/checkout]
+//
+// Defaults: a filter sized for 600,000,000 keys at fpr 0.01 (a 761 MB table), filled with all of them
+// (--fill M: the integers 0..M-1 only, for a quicker build; loading checks every bucket whatever the
+// fill), files in the system's temporary directory. The filter is built once (addMany) and saved; every
+// row then starts from that file, which the page cache holds after the first read, so the times are the
+// library's and the kernel's copies, not the disk's (save's include its fsync). --baseline runs the
+// whole-buffer rows with another checkout's build too (its js/index.node.js), e.g. the commit before
+// streaming, whose serialize() and deserialize() copy the table inside wasm memory.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+
+// ---- child: one operation, printing one JSON line
+if (args[0] === '--child') {
+  const [, op, root, file, keys, fpr, fillText] = args;
+  const fill = Number(fillText);
+  const { CuckooFilter } = await import(pathToFileURL(path.join(root, 'js', 'index.node.js')).href);
+  const fs = await import('node:fs');
+  await CuckooFilter.ready;
+  const mb = () => (process.resourceUsage().maxRSS * 1024) / 1e6; // maxRSS is in KiB; MB as the table's
+  const out = { op };
+  const start = performance.now();
+  const lap = () => Math.round(performance.now() - start);
+  // CPU time (user + system) of this process since `since`: on a shared machine, less noisy than the wall.
+  const cpu = (since) => {
+    const now = process.cpuUsage(since);
+    return Math.round((now.user + now.system) / 1000);
+  };
+  let cpuStart = process.cpuUsage();
+  let f;
+  if (op === 'build') {
+    f = await CuckooFilter.create({ capacity: Number(keys), fpr: Number(fpr) });
+    const batch = 1 << 20;
+    const list = new Array(batch);
+    for (let at = 0; at < fill; at += batch) {
+      const n = Math.min(batch, fill - at);
+      list.length = n;
+      for (let i = 0; i < n; i++) list[i] = at + i;
+      if (f.addMany(list) !== n) throw new Error(`the filter refused a key after ${at}`);
+    }
+    out.buildMs = lap();
+    const t = performance.now();
+    cpuStart = process.cpuUsage();
+    await f.save(file);
+    out.ms = Math.round(performance.now() - t);
+  } else if (op === 'load') {
+    f = await CuckooFilter.load(file);
+    out.ms = lap();
+  } else if (op === 'stream') {
+    f = await CuckooFilter.deserialize(fs.createReadStream(file, { highWaterMark: 1 << 20 }));
+    out.ms = lap();
+  } else if (op === 'readFile+deserialize') {
+    f = await CuckooFilter.deserialize(fs.readFileSync(file));
+    out.ms = lap();
+  } else if (op === 'save' || op === 'serialize+writeFile') {
+    // A build without load() (the baseline) reads the file whole.
+    f = CuckooFilter.load ? await CuckooFilter.load(file) : await CuckooFilter.deserialize(fs.readFileSync(file));
+    out.loadRssMB = Math.round(mb());
+    const t = performance.now();
+    cpuStart = process.cpuUsage();
+    if (op === 'save') await f.save(`${file}.out`);
+    else fs.writeFileSync(`${file}.out`, f.serialize());
+    out.ms = Math.round(performance.now() - t);
+    out.cpuMs = cpu(cpuStart);
+    fs.rmSync(`${file}.out`);
+  }
+  out.cpuMs ??= cpu(cpuStart);
+  if (fill > 0 && !(f.has(0) && f.has(fill - 1))) throw new Error('a key went missing');
+  out.tableMB = Math.round(f.byteLength / 1e6);
+  out.peakRssMB = Math.round(mb());
+  console.log(JSON.stringify(out));
+  process.exit(0);
+}
+
+// ---- parent
+const keys = Number(option('keys', 600_000_000));
+const fpr = Number(option('fpr', 0.01));
+const fill = Number(option('fill', keys));
+const baseline = option('baseline', null);
+const dir = mkdtempSync(path.join(option('dir', tmpdir()), 'cuckoo-big-'));
+const file = path.join(dir, 'big.cuckoo');
+
+function run(op, root = here) {
+  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', op, root, file, String(keys), String(fpr), String(fill)], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
+  if (r.status !== 0) return { op, error: (r.stderr.trim().split('\n').find((l) => /Error/.test(l)) ?? r.stderr.trim()).slice(0, 200) };
+  return JSON.parse(r.stdout.trim().split('\n').pop());
+}
+
+try {
+  const rows = [];
+  const built = run('build');
+  if (built.error) throw new Error(`build: ${built.error}`);
+  console.log(`filter: sized for ${keys.toLocaleString('en')} keys at fpr ${fpr}, ${fill.toLocaleString('en')} added: ` +
+    `${statSync(file).size.toLocaleString('en')} bytes serialized, built in ${(built.buildMs / 1000).toFixed(1)} s`);
+  rows.push({ ...built, op: 'save (build process)' });
+  for (const op of ['save', 'load', 'stream', 'serialize+writeFile', 'readFile+deserialize']) rows.push({ ...run(op), who: 'this' });
+  if (baseline !== null) {
+    for (const op of ['serialize+writeFile', 'readFile+deserialize']) rows.push({ ...run(op, path.resolve(baseline)), who: 'baseline' });
+  }
+  const table = built.tableMB;
+  console.log(`\n| operation | build | time | CPU time | peak RSS | peak RSS - table | peak RSS after the load before it |`);
+  console.log(`|---|---|---:|---:|---:|---:|---:|`);
+  for (const r of rows) {
+    if (r.error) {
+      console.log(`| ${r.op} | ${r.who ?? 'this'} | failed: ${r.error} | | | | |`);
+      continue;
+    }
+    const before = r.loadRssMB === undefined ? '' : `${r.loadRssMB} MB`;
+    console.log(`| ${r.op} | ${r.who ?? 'this'} | ${r.ms} ms | ${r.cpuMs} ms | ${r.peakRssMB} MB | ${r.peakRssMB - table} MB | ${before} |`);
+  }
+  console.log(`\ntable: ${table} MB; Node ${process.version}; peak RSS includes Node and the module themselves (about 50 MB before any filter).`);
+  console.log('save and serialize+writeFile load the file first (the baseline reads it whole): their peak RSS');
+  console.log('is the larger of that load\'s and their own; the last column is the load\'s alone.');
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
