@@ -10,6 +10,8 @@
 // count(), inserted keys are found and can be erased, and what we serialize after that loads again. The
 // read-only module's operations (wasm/reader_probe.h, `cuckoo-wasm/reader`), run on the accepted bytes in
 // place, must find every table valid with the core's counts and give the core's contains() and count().
+// The incremental reader (cuckoo::FilterLoader, cuckoo/stream.h), fed the same bytes in pieces whose size
+// the mode byte's high bits pick, must give deserialize's outcome: the same filter, or the same message.
 // Any violation aborts, which libFuzzer reports as a crash. Seeds: testdata/golden/*.bin (fuzz/run.sh).
 #include <algorithm>
 #include <cstddef>
@@ -17,10 +19,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
 #include <cuckoo/cuckoo.h>
+#include <cuckoo/stream.h>
 
 #include "filter_core.h"
 #include "hash.h"
@@ -218,6 +223,20 @@ void exercise(cuckoo::CuckooFilter& f, const std::vector<uint8_t>& bytes) {
   check(cuckoo::CuckooFilter::deserialize(erased.data(), erased.size()).size() == size_before);
 }
 
+// What FilterLoader makes of bytes fed in pieces of `piece` bytes (told their size, as a file's reader
+// is): the serialized filter, or the error's message.
+std::pair<bool, std::string> loaded_in_pieces(const std::vector<uint8_t>& bytes, size_t piece) {
+  try {
+    cuckoo::FilterLoader loader(false, bytes.size());
+    for (size_t at = 0; at < bytes.size(); at += piece)
+      loader.feed(bytes.data() + at, std::min(piece, bytes.size() - at));
+    const std::vector<uint8_t> out = loader.finish().serialize();
+    return {true, std::string(out.begin(), out.end())};
+  } catch (const cuckoo::FormatError& e) {
+    return {false, e.what()};
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -236,11 +255,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (mode & 2) reseal(bytes);
 
   std::optional<cuckoo::CuckooFilter> filter;
+  const auto streamed = loaded_in_pieces(bytes, size_t{1} + (mode >> 2) * 3);
   try {
     filter.emplace(cuckoo::CuckooFilter::deserialize(bytes.data(), bytes.size()));
-  } catch (const cuckoo::FormatError&) {
+  } catch (const cuckoo::FormatError& e) {
+    check(!streamed.first && streamed.second == e.what());
     return 0;  // rejected: the point of the harness is that this is the only way out
   }
+  check(streamed.first && streamed.second == std::string(bytes.begin(), bytes.end()));
   exercise(*filter, bytes);
   return 0;
 }
