@@ -55,11 +55,20 @@ AlignedBuffer::AlignedBuffer(size_t size, bool huge_pages) : size_(size) {
   reserved_ = rounded;
 }
 
+AlignedBuffer AlignedBuffer::borrow(const uint8_t* data, size_t size) {
+  AlignedBuffer buffer;
+  buffer.data_ = const_cast<uint8_t*>(data);  // never written: see the header
+  buffer.size_ = size;
+  buffer.borrowed_ = true;
+  return buffer;
+}
+
 AlignedBuffer::AlignedBuffer(AlignedBuffer&& other) noexcept
     : data_(std::exchange(other.data_, nullptr)),
       size_(std::exchange(other.size_, 0)),
       reserved_(std::exchange(other.reserved_, 0)),
-      mapped_(std::exchange(other.mapped_, false)) {}
+      mapped_(std::exchange(other.mapped_, false)),
+      borrowed_(std::exchange(other.borrowed_, false)) {}
 
 AlignedBuffer& AlignedBuffer::operator=(AlignedBuffer&& other) noexcept {
   if (this != &other) {
@@ -68,6 +77,7 @@ AlignedBuffer& AlignedBuffer::operator=(AlignedBuffer&& other) noexcept {
     size_ = std::exchange(other.size_, 0);
     reserved_ = std::exchange(other.reserved_, 0);
     mapped_ = std::exchange(other.mapped_, false);
+    borrowed_ = std::exchange(other.borrowed_, false);
   }
   return *this;
 }
@@ -75,7 +85,7 @@ AlignedBuffer& AlignedBuffer::operator=(AlignedBuffer&& other) noexcept {
 AlignedBuffer::~AlignedBuffer() { release(); }
 
 void AlignedBuffer::release() {
-  if (data_ == nullptr) return;
+  if (data_ == nullptr || borrowed_) return;
 #ifdef CUCKOO_HAVE_MMAP
   if (mapped_) {
     munmap(data_, reserved_);

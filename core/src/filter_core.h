@@ -223,9 +223,12 @@ class CuckooCore final : public FilterCore {
   static constexpr size_t kLookupBlock = 64;
 
  public:
-  CuckooCore(const Config& config, const Hasher& hasher) : FilterCore(config), hasher_(hasher), table_(config) {}
-  explicit CuckooCore(const Config& config)
-      : CuckooCore(config, Hasher(config.bucket_count, config.fingerprint_bits)) {}
+  // `borrowed`: the table's bytes to read in place (a FilterView's), or null for a table of its own
+  // (PackedTable's constructor). A core over borrowed bytes only serves const calls.
+  CuckooCore(const Config& config, const Hasher& hasher, const uint8_t* borrowed = nullptr)
+      : FilterCore(config), hasher_(hasher), table_(config, borrowed) {}
+  explicit CuckooCore(const Config& config, const uint8_t* borrowed = nullptr)
+      : CuckooCore(config, Hasher(config.bucket_count, config.fingerprint_bits), borrowed) {}
 
   std::unique_ptr<FilterCore> clone() const override { return std::make_unique<CuckooCore>(*this); }
 
@@ -604,10 +607,12 @@ class CuckooCore final : public FilterCore {
   Table table_;
 };
 
-// Picks the table instantiation for a (validated) config, hashed as hash.h says.
-std::unique_ptr<FilterCore> make_core(const Config& config);
+// Picks the table instantiation for a (validated) config, hashed as hash.h says. `borrowed`, for a fixed
+// filter or a level: its table's bytes, read in place (CuckooCore's constructor).
+std::unique_ptr<FilterCore> make_core(const Config& config, const uint8_t* borrowed = nullptr);
 // Level `level` of a growing filter whose level 0 has `base` (level_hasher.h); config is that level's own
 // shape (see GrowingCore::level_config). Level 0 is make_core(config).
-std::unique_ptr<FilterCore> make_level_core(const Config& config, const Config& base, unsigned level);
+std::unique_ptr<FilterCore> make_level_core(const Config& config, const Config& base, unsigned level,
+                                            const uint8_t* borrowed = nullptr);
 
 }  // namespace cuckoo::internal

@@ -175,6 +175,10 @@ void check_length(uint64_t size, uint64_t expected) {
 
 void throw_checksum_mismatch() { throw FormatError("checksum mismatch: the bytes are corrupted"); }
 
+void check_checksum(const uint8_t* in, const Layout& layout) {
+  if (hash_bytes(in, layout.body_bytes, 0) != get_u64(in + layout.body_bytes)) throw_checksum_mismatch();
+}
+
 TableState read_fixed_state(const uint8_t* in) {
   TableState state;
   state.items = get_u64(in + 32);
@@ -198,21 +202,26 @@ TableState read_level_state(const uint8_t* at, const std::string& where) {
   return state;
 }
 
-std::unique_ptr<FilterCore> make_table(const Layout& layout, unsigned s, bool huge_pages) {
+std::unique_ptr<FilterCore> make_table(const Layout& layout, unsigned s, bool huge_pages, const uint8_t* borrowed) {
   Config c = layout.table_config(s);
   c.huge_pages = huge_pages;
-  return make_level_core(c, layout.config, s);
+  return make_level_core(c, layout.config, s, borrowed);
 }
 
-void check_table(FilterCore& core, const Layout& layout, const TableState& state,
-                 const std::string& where) {
+namespace {
+
+// In a growing filter's level s, a key's fingerprint is its level-0 fingerprint (1 or more) followed by
+// d_s bits, so it is at least 2^d_s. A smaller one is no key's, and a merge, which coarsens entries into
+// older levels, would turn it into an empty entry that it counts as an item.
+uint32_t least_fingerprint(const FilterCore& core, const Layout& layout) {
+  return uint32_t{1} << (core.config().fingerprint_bits - layout.config.fingerprint_bits);
+}
+
+// Checks 9-10: the victim fields, and the item count against the slots.
+void check_state(const FilterCore& core, const Layout& layout, const TableState& state, const std::string& where) {
   const Config& c = core.config();
   const internal::Victim& victim = state.victim;
-  // In a growing filter's level s, a key's fingerprint is its level-0 fingerprint (1 or more) followed by
-  // d_s bits, so it is at least 2^d_s. A smaller one is no key's, and a merge, which coarsens entries into
-  // older levels, would turn it into an empty entry that it counts as an item.
-  const unsigned extra_bits = c.fingerprint_bits - layout.config.fingerprint_bits;
-  const uint32_t least = uint32_t{1} << extra_bits;
+  const uint32_t least = least_fingerprint(core, layout);
   if (victim.used) {
     if (victim.fingerprint < least || victim.fingerprint > low_mask(c.fingerprint_bits))
       throw FormatError(where + "invalid victim fingerprint");
@@ -223,10 +232,16 @@ void check_table(FilterCore& core, const Layout& layout, const TableState& state
   if (state.items > c.slot_count() + (victim.used ? 1 : 0))
     throw FormatError(where + "item count " + std::to_string(state.items) + " exceeds the " +
                       std::to_string(c.slot_count()) + " slots");
+}
 
+// Checks 11-12, which scan the whole table: its contents, and its entries against the item count.
+void check_contents(const FilterCore& core, const Layout& layout, const TableState& state, const std::string& where) {
+  const Config& c = core.config();
+  const internal::Victim& victim = state.victim;
+  const uint32_t least = least_fingerprint(core, layout);
   std::string why;
   if (!core.validate_table(&why)) throw FormatError(where + "invalid table: " + why);
-  if (extra_bits > 0) {
+  if (least > 1) {
     uint32_t entries[8];
     for (uint64_t bucket = 0; bucket < c.bucket_count; ++bucket) {
       core.read_bucket(bucket, entries);
@@ -241,17 +256,43 @@ void check_table(FilterCore& core, const Layout& layout, const TableState& state
   if (state.items != stored)
     throw FormatError(where + "item count " + std::to_string(state.items) + " does not match the " +
                       std::to_string(stored) + " fingerprints stored");
+}
+
+// Check 13: a parked victim's two buckets are full.
+void check_victim_home(const FilterCore& core, const TableState& state, const std::string& where) {
+  const internal::Victim& victim = state.victim;
   // An insert parks a victim only when both of its buckets are full, and every later erase first tries to
   // move it home, so a file with room in one of them did not come from a filter (a consistency check: a
   // real filter can still be full while nearly empty, docs/format.md).
   if (victim.used && (core.has_empty_entry(victim.index) ||
                       core.has_empty_entry(core.alt_index(victim.index, victim.fingerprint))))
     throw FormatError(where + "victim parked although one of its buckets has an empty entry");
-  core.restore_state(state.items, victim, state.rng_state);
+}
+
+}  // namespace
+
+void check_table(FilterCore& core, const Layout& layout, const TableState& state,
+                 const std::string& where) {
+  check_state(core, layout, state, where);
+  check_contents(core, layout, state, where);
+  check_victim_home(core, state, where);
+  core.restore_state(state.items, state.victim, state.rng_state);
+}
+
+void check_table_structure(FilterCore& core, const Layout& layout, const TableState& state,
+                           const std::string& where) {
+  check_state(core, layout, state, where);
+  check_victim_home(core, state, where);
+  core.restore_state(state.items, state.victim, state.rng_state);
 }
 
 CuckooFilter assemble(const Layout& layout, std::vector<std::unique_ptr<FilterCore>> cores, bool huge_pages) {
-  if (!layout.growing()) return CoreAccess::wrap(std::move(cores.front()));
+  return CoreAccess::wrap(assemble_core(layout, std::move(cores), huge_pages));
+}
+
+std::unique_ptr<FilterCore> assemble_core(const Layout& layout, std::vector<std::unique_ptr<FilterCore>> cores,
+                                          bool huge_pages) {
+  if (!layout.growing()) return std::move(cores.front());
   uint64_t items = 0;
   uint64_t table_bytes = 0;
   for (const auto& core : cores) {
@@ -266,7 +307,7 @@ CuckooFilter assemble(const Layout& layout, std::vector<std::unique_ptr<FilterCo
     throw FormatError("the levels' tables take " + std::to_string(table_bytes) +
                       " bytes, more than max_memory_bytes " + std::to_string(c.max_memory_bytes));
   c.huge_pages = huge_pages;
-  return CoreAccess::wrap(std::make_unique<GrowingCore>(c, std::move(cores)));
+  return std::make_unique<GrowingCore>(c, std::move(cores));
 }
 
 void write_header(const FilterCore& core, uint8_t* out) {
@@ -346,7 +387,7 @@ CuckooFilter CuckooFilter::deserialize(const void* data, size_t size, bool huge_
   check_minimum_size(size);
   const Layout layout = read_layout(in);
   check_length(size, layout.total_bytes());
-  if (checksum(in, layout.body_bytes) != get_u64(in + layout.body_bytes)) throw_checksum_mismatch();
+  check_checksum(in, layout);
 
   std::vector<std::unique_ptr<internal::FilterCore>> cores;
   for (unsigned s = 0; s < layout.levels; ++s) {

@@ -58,14 +58,28 @@ TableState read_fixed_state(const uint8_t* header);
 // Reads a version 2 level header; throws on unknown level flags (message prefixed with `where`).
 TableState read_level_state(const uint8_t* level_header, const std::string& where);
 
-// A zeroed core for table s of the layout, for its bytes to be copied or read into.
-std::unique_ptr<FilterCore> make_table(const Layout& layout, unsigned s, bool huge_pages);
+// Step 8 on the whole input (layout.total_bytes() of them).
+void check_checksum(const uint8_t* in, const Layout& layout);
+
+// A zeroed core for table s of the layout, for its bytes to be copied or read into; or, with `borrowed`,
+// a core that reads table s in place there (a FilterView's: make_core in filter_core.h). Every table in the
+// format is followed by at least kChecksumBytes more bytes of the input (the checksum, or the next level's
+// header), which covers the kTablePadding bytes past its end that a probe may read (bits.h).
+std::unique_ptr<FilterCore> make_table(const Layout& layout, unsigned s, bool huge_pages,
+                                       const uint8_t* borrowed = nullptr);
 // Checks 9-13 on a core whose table bytes are in place, then restores its state. `where` prefixes each
 // message ("" or "level 3: ").
 void check_table(FilterCore& core, const Layout& layout, const TableState& state, const std::string& where);
+// What a view checks (docs/format.md, "Views"): checks 9, 10 and 13, which read the state and the victim's
+// two buckets, not the whole table; then restores the state.
+void check_table_structure(FilterCore& core, const Layout& layout, const TableState& state,
+                           const std::string& where);
 // The filter from its checked cores, oldest level first; for version 2, first checks that the levels' item
 // counts add up to the header's and that the tables fit max_memory_bytes.
 CuckooFilter assemble(const Layout& layout, std::vector<std::unique_ptr<FilterCore>> cores, bool huge_pages);
+// The same, as the core behind the filter.
+std::unique_ptr<FilterCore> assemble_core(const Layout& layout, std::vector<std::unique_ptr<FilterCore>> cores,
+                                          bool huge_pages);
 
 // Writes the kHeaderBytes header of a filter.
 void write_header(const FilterCore& core, uint8_t* out);

@@ -36,15 +36,15 @@ namespace {
 // kLoads). The compact builds leave out the two-load variant: it is only a little faster than the general
 // code, and every browser would download it.
 template <unsigned kBucketSize, typename Hasher>
-std::unique_ptr<FilterCore> make_run_time_width(const Config& config, const Hasher& hasher) {
+std::unique_ptr<FilterCore> make_run_time_width(const Config& config, const Hasher& hasher, const uint8_t* borrowed) {
   const unsigned bucket_bits = kBucketSize * config.fingerprint_bits;
   if (bucket_bits <= 57)
-    return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0, 1>, Hasher>>(config, hasher);
+    return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0, 1>, Hasher>>(config, hasher, borrowed);
 #if !CUCKOO_COMPACT_SHAPES
   if (bucket_bits / 2 <= 57)
-    return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0, 2>, Hasher>>(config, hasher);
+    return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0, 2>, Hasher>>(config, hasher, borrowed);
 #endif
-  return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0>, Hasher>>(config, hasher);
+  return std::make_unique<CuckooCore<PackedTable<kBucketSize, 0>, Hasher>>(config, hasher, borrowed);
 }
 
 constexpr bool bakes_in_widths(unsigned bucket_size) {
@@ -52,36 +52,37 @@ constexpr bool bakes_in_widths(unsigned bucket_size) {
 }
 
 template <unsigned kBucketSize>
-std::unique_ptr<FilterCore> make_packed(const Config& config) {
+std::unique_ptr<FilterCore> make_packed(const Config& config, const uint8_t* borrowed) {
   if constexpr (bakes_in_widths(kBucketSize)) {
     switch (config.fingerprint_bits) {
-      case 4: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 4>>>(config);
-      case 8: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 8>>>(config);
-      case 12: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 12>>>(config);
-      case 16: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 16>>>(config);
-      case 32: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 32>>>(config);
+      case 4: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 4>>>(config, borrowed);
+      case 8: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 8>>>(config, borrowed);
+      case 12: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 12>>>(config, borrowed);
+      case 16: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 16>>>(config, borrowed);
+      case 32: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 32>>>(config, borrowed);
       default: break;
     }
   }
   if constexpr (kBucketSize == 4 && CUCKOO_COMPACT_SHAPES < 2) {
     switch (config.fingerprint_bits) {
-      case 10: return std::make_unique<CuckooCore<PackedTable<4, 10>>>(config);
-      case 13: return std::make_unique<CuckooCore<PackedTable<4, 13>>>(config);
+      case 10: return std::make_unique<CuckooCore<PackedTable<4, 10>>>(config, borrowed);
+      case 13: return std::make_unique<CuckooCore<PackedTable<4, 13>>>(config, borrowed);
       default: break;
     }
   }
-  return make_run_time_width<kBucketSize, BucketHasher>(config, BucketHasher(config.bucket_count, config.fingerprint_bits));
+  return make_run_time_width<kBucketSize, BucketHasher>(config, BucketHasher(config.bucket_count, config.fingerprint_bits),
+                                                      borrowed);
 }
 
 #if CUCKOO_COMPACT_SHAPES < 2
-std::unique_ptr<FilterCore> make_semi_sorted(const Config& config) {
+std::unique_ptr<FilterCore> make_semi_sorted(const Config& config, const uint8_t* borrowed) {
   switch (config.fingerprint_bits) {
 #if !CUCKOO_COMPACT_SHAPES
-    case 9: return std::make_unique<CuckooCore<SemiSortedTable<9>>>(config);
-    case 17: return std::make_unique<CuckooCore<SemiSortedTable<17>>>(config);
+    case 9: return std::make_unique<CuckooCore<SemiSortedTable<9>>>(config, borrowed);
+    case 17: return std::make_unique<CuckooCore<SemiSortedTable<17>>>(config, borrowed);
 #endif
-    case 13: return std::make_unique<CuckooCore<SemiSortedTable<13>>>(config);
-    default: return std::make_unique<CuckooCore<SemiSortedTable<0>>>(config);
+    case 13: return std::make_unique<CuckooCore<SemiSortedTable<13>>>(config, borrowed);
+    default: return std::make_unique<CuckooCore<SemiSortedTable<0>>>(config, borrowed);
   }
 }
 #endif
@@ -90,48 +91,49 @@ std::unique_ptr<FilterCore> make_semi_sorted(const Config& config) {
 // (f0 + level_extra_bits(s)), and baking in every combination would multiply the code for a path whose
 // tables are mostly small.
 template <unsigned kBucketSize>
-std::unique_ptr<FilterCore> make_packed_level(const Config& config, const LevelHasher& hasher) {
-  return make_run_time_width<kBucketSize, LevelHasher>(config, hasher);
+std::unique_ptr<FilterCore> make_packed_level(const Config& config, const LevelHasher& hasher, const uint8_t* borrowed) {
+  return make_run_time_width<kBucketSize, LevelHasher>(config, hasher, borrowed);
 }
 
 // A table of config's shape hashed by `hasher`. The WASM builds (CUCKOO_COMPACT_SHAPES) use one packed
 // table that reads both the width and the bucket size at run time: a growing filter's lookups probe its
 // levels through LevelViews (level_view.h), not through these tables, so only inserts and erases run their
 // code, and every shape of it would add to what Node compiles at start-up and browsers download.
-std::unique_ptr<FilterCore> make_level_table(const Config& config, const LevelHasher& hasher) {
-  if (config.semi_sort) return std::make_unique<CuckooCore<SemiSortedTable<0>, LevelHasher>>(config, hasher);
+std::unique_ptr<FilterCore> make_level_table(const Config& config, const LevelHasher& hasher, const uint8_t* borrowed) {
+  if (config.semi_sort) return std::make_unique<CuckooCore<SemiSortedTable<0>, LevelHasher>>(config, hasher, borrowed);
 #if CUCKOO_COMPACT_SHAPES >= 1
-  return std::make_unique<CuckooCore<PackedTable<0, 0>, LevelHasher>>(config, hasher);
+  return std::make_unique<CuckooCore<PackedTable<0, 0>, LevelHasher>>(config, hasher, borrowed);
 #else
   switch (config.bucket_size) {
-    case 2: return make_packed_level<2>(config, hasher);
-    case 4: return make_packed_level<4>(config, hasher);
-    default: return make_packed_level<8>(config, hasher);
+    case 2: return make_packed_level<2>(config, hasher, borrowed);
+    case 4: return make_packed_level<4>(config, hasher, borrowed);
+    default: return make_packed_level<8>(config, hasher, borrowed);
   }
 #endif
 }
 
 }  // namespace
 
-std::unique_ptr<FilterCore> make_level_core(const Config& config, const Config& base, unsigned level) {
-  if (level == 0) return make_core(config);
+std::unique_ptr<FilterCore> make_level_core(const Config& config, const Config& base, unsigned level,
+                                            const uint8_t* borrowed) {
+  if (level == 0) return make_core(config, borrowed);
   std::string why;
   if (!is_valid_config(config, &why)) throw std::invalid_argument("cuckoo: " + why);
-  return make_level_table(config, LevelHasher(base.bucket_count, base.fingerprint_bits, level));
+  return make_level_table(config, LevelHasher(base.bucket_count, base.fingerprint_bits, level), borrowed);
 }
 
-std::unique_ptr<FilterCore> make_core(const Config& config) {
+std::unique_ptr<FilterCore> make_core(const Config& config, const uint8_t* borrowed) {
   std::string why;
   if (!is_valid_config(config, &why)) throw std::invalid_argument("cuckoo: " + why);
   if (config.growable) return std::make_unique<GrowingCore>(config);
 #if CUCKOO_COMPACT_SHAPES >= 2
-  return make_level_table(config, LevelHasher(config.bucket_count, config.fingerprint_bits, 0));
+  return make_level_table(config, LevelHasher(config.bucket_count, config.fingerprint_bits, 0), borrowed);
 #else
-  if (config.semi_sort) return make_semi_sorted(config);
+  if (config.semi_sort) return make_semi_sorted(config, borrowed);
   switch (config.bucket_size) {
-    case 2: return make_packed<2>(config);
-    case 4: return make_packed<4>(config);
-    default: return make_packed<8>(config);
+    case 2: return make_packed<2>(config, borrowed);
+    case 4: return make_packed<4>(config, borrowed);
+    default: return make_packed<8>(config, borrowed);
   }
 #endif
 }

@@ -48,12 +48,14 @@ class PackedTable {
   static constexpr bool kByteAligned = kFixedBits != 0 && kBucketSize * kFixedBits % 8 == 0;
   static constexpr uint64_t kBucketBytes = kBucketSize * kFixedBits / 8;
 
-  explicit PackedTable(const Config& config)
+  // `borrowed`, when not null, is the table's bytes, read in place and never written (a FilterView's:
+  // cuckoo/view.h); kTablePadding readable bytes must follow them. Null allocates a zeroed table.
+  explicit PackedTable(const Config& config, const uint8_t* borrowed = nullptr)
       : bits_(kFixedBits ? kFixedBits : config.fingerprint_bits),
         slots_(kBucketSize ? kBucketSize : config.bucket_size),
         bucket_count_(config.bucket_count),
         table_bytes_(config.table_bytes()),
-        buffer_(table_bytes_ + kTablePadding, config.huge_pages) {
+        buffer_(AlignedBuffer::own_or_borrow(borrowed, table_bytes_ + kTablePadding, config.huge_pages)) {
     const unsigned per_load = bits_ % 8 == 0 ? 64 / bits_ : 57 / bits_;
     group_ = std::min(per_load, slots());
     if (kLoads != 0) {

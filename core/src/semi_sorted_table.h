@@ -57,11 +57,12 @@ class SemiSortedTable {
  public:
   static constexpr unsigned kSlots = 4;
 
-  explicit SemiSortedTable(const Config& config)
+  // `borrowed`: as for PackedTable.
+  explicit SemiSortedTable(const Config& config, const uint8_t* borrowed = nullptr)
       : bits_(kFixedBits ? kFixedBits : config.fingerprint_bits),
         bucket_count_(config.bucket_count),
         table_bytes_(config.table_bytes()),
-        buffer_(table_bytes_ + kTablePadding, config.huge_pages),
+        buffer_(AlignedBuffer::own_or_borrow(borrowed, table_bytes_ + kTablePadding, config.huge_pages)),
         codec_(&SemiSortCodec::get()),
         spread_(bits_ <= 15 ? SemiSortCodec::spread_nibbles(bits_) : nullptr),
         layout_(semi_sort_probe_layout(bits_)),

@@ -26,3 +26,4 @@
 #include "cuckoo/filter.h"
 #include "cuckoo/format.h"
 #include "cuckoo/options.h"
+#include "cuckoo/view.h"
