@@ -62,8 +62,19 @@ expect 2 "$cuckoo" info short.cf
 grep -q 'not a valid filter file: truncated input' err.txt || fail "truncated file: $(cat err.txt)"
 cp lf.cf flipped.cf
 printf '\xff' | dd of=flipped.cf bs=1 seek=60 conv=notrunc 2> /dev/null
-expect 2 "$cuckoo" query flipped.cf alpha
+expect 2 "$cuckoo" info flipped.cf
 grep -q 'checksum mismatch' err.txt || fail "corrupt file: $(cat err.txt)"
+# query reads the file in place and does not verify the checksum (docs/cli.md): it answers.
+"$cuckoo" query flipped.cf alpha > out.txt 2> err.txt
+[ $? -le 1 ] && [ ! -s err.txt ] || fail "query of a corrupt table: $(cat err.txt)"
+expect 2 "$cuckoo" query short.cf alpha
+grep -q 'not a valid filter file: truncated input' err.txt || fail "query of a truncated file: $(cat err.txt)"
+# A filter that cannot be mapped (standard input, a pipe) is read into memory.
+expect 0 "$cuckoo" query - alpha < lf.cf
+grep -qx "maybe	alpha" out.txt || fail "query of standard input: $(cat out.txt)"
+expect 0 "$cuckoo" query <(cat lf.cf) alpha
+expect 2 "$cuckoo" query missing.cf alpha
+grep -q 'missing.cf: cannot open' err.txt || fail "query of a missing file: $(cat err.txt)"
 expect 2 "$cuckoo" info missing.cf
 grep -q 'missing.cf: cannot open' err.txt || fail "missing file: $(cat err.txt)"
 

@@ -1,15 +1,18 @@
 // tools/cli/commands.cpp: build, query, info, add, delete, merge.
 #include "commands.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -37,6 +40,43 @@ CuckooFilter load_filter(const std::string& path) {
   const std::vector<uint8_t> bytes = read_file(path);
   try {
     return CuckooFilter::deserialize(bytes.data(), bytes.size());
+  } catch (const cuckoo::FormatError& e) {
+    throw std::runtime_error(path + ": not a valid filter file: " + core_message(e));
+  }
+}
+
+// A filter file opened read-only as a view (cuckoo/view.h): a regular file is mapped, so opening costs its
+// header, not its table, and lookups read only the pages they touch; standard input and other files
+// that cannot be mapped (pipes) are read into `bytes` and viewed there. The checksum is not verified
+// (that reads every byte): view.verify_checksum() does it.
+struct OpenedFilter {
+  std::vector<uint8_t> bytes;
+  std::optional<cuckoo::FilterView> view;
+};
+
+std::unique_ptr<OpenedFilter> open_view(const std::string& path) {
+  auto opened = std::make_unique<OpenedFilter>();
+  struct stat st;
+  try {
+    if (path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+      try {
+        opened->view.emplace(cuckoo::FilterView::open(path));
+      } catch (const std::system_error& e) {
+        throw std::runtime_error(path + ": cannot open: " + e.code().message());
+      }
+    } else {
+      opened->bytes = read_file(path);
+      opened->view.emplace(cuckoo::FilterView::from_bytes(opened->bytes.data(), opened->bytes.size()));
+    }
+  } catch (const cuckoo::FormatError& e) {
+    throw std::runtime_error(path + ": not a valid filter file: " + core_message(e));
+  }
+  return opened;
+}
+
+void verify_checksum(const cuckoo::FilterView& view, const std::string& path) {
+  try {
+    view.verify_checksum();
   } catch (const cuckoo::FormatError& e) {
     throw std::runtime_error(path + ": not a valid filter file: " + core_message(e));
   }
@@ -260,7 +300,8 @@ int run_build(const Args& args) {
 
 int run_query(const Args& args) {
   if (args.positional.empty()) throw UsageError("query needs a filter file");
-  const CuckooFilter filter = load_filter(args.positional[0]);
+  const std::unique_ptr<OpenedFilter> opened = open_view(args.positional[0]);
+  const cuckoo::FilterView& filter = *opened->view;
   const std::vector<std::string> arg_keys(args.positional.begin() + 1, args.positional.end());
   const bool present_only = args.flag("present"), absent_only = args.flag("absent"), all = args.flag("all");
   if (present_only && absent_only) throw UsageError("--present and --absent exclude each other");
@@ -296,7 +337,9 @@ int run_query(const Args& args) {
 int run_info(const Args& args) {
   if (args.positional.size() != 1) throw UsageError("info needs exactly one filter file");
   const std::string& path = args.positional[0];
-  const CuckooFilter f = load_filter(path);  // verifies the checksum and every field (docs/format.md)
+  const std::unique_ptr<OpenedFilter> opened = open_view(path);
+  const cuckoo::FilterView& f = *opened->view;
+  verify_checksum(f, path);
   const cuckoo::Config& c = f.config();
   const double bound = f.false_positive_bound();  // of the levels it has, for a growing filter
   std::string s;
