@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds everything and runs every test: native (Release, then ASan+UBSan, then the concurrency tests under
-# TSan), the deserializer fuzzer for a bounded time, then the WASM package's JS tests (Node, packed
+# TSan), the deserializer and view fuzzers for a bounded time, then the WASM package's JS tests (Node, packed
 # tarball, headless Chromium), the Redis module's tests (real redis-server processes), and the JS tests
 # again, except the browser's, under Debian's Node 18.
 # Installs what is missing first. Usage: scripts/test.sh   (CUCKOO_FUZZ_SECONDS=60 by default)
@@ -39,7 +39,7 @@ step "mutation check: the growth tests fail on a broken erase order or level nes
 native-tests/mutation.sh build-mutation
 
 if [ -x fuzz/run.sh ]; then
-  step "fuzzing the deserializer for ${CUCKOO_FUZZ_SECONDS:-60} s"
+  step "fuzzing the deserializer and views for ${CUCKOO_FUZZ_SECONDS:-60} s in all"
   fuzz/run.sh "${CUCKOO_FUZZ_SECONDS:-60}"
 fi
 
