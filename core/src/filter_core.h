@@ -100,6 +100,18 @@ inline uint64_t items_at_target_load(const Config& c) {
                                default_target_load(c.bucket_size, c.fingerprint_bits));
 }
 
+// A core's InlineTable (cuckoo/internal/inline_table.h). A copy starts empty (table = null): the copied
+// core's table is elsewhere, and its constructor publishes it again.
+struct InlineTableSlot {
+  InlineTableSlot() = default;
+  InlineTableSlot(const InlineTableSlot&) {}
+  InlineTableSlot& operator=(const InlineTableSlot&) {
+    table = InlineTable{};
+    return *this;
+  }
+  InlineTable table;
+};
+
 class FilterCore {
  public:
   // A fixed filter's jam floor (refuse_jams_below) is the load it was sized for: its slots times the
@@ -158,6 +170,10 @@ class FilterCore {
   virtual unsigned level_count() const { return 1; }
   virtual double false_positive_bound() const { return cuckoo::false_positive_bound(config_); }
 
+  // What cuckoo/filter.h's inline members need to serve this core themselves; table = null for a core they
+  // cannot serve (CuckooCore::publish_inline_table says which they can).
+  const InlineTable& inline_table() const { return inline_.table; }
+
   // State, for the serialized format.
   const Config& config() const { return config_; }
   virtual uint64_t alt_index(uint64_t bucket, uint32_t fingerprint) const = 0;
@@ -203,6 +219,7 @@ class FilterCore {
   uint64_t jam_floor_ = 0;
   bool is_level_ = false;  // a growing filter's level (refuse_jams_below was called)
   std::vector<Kick> kicks_;  // the kicks of a walk that may be undone (CuckooCore::walk)
+  InlineTableSlot inline_;
 };
 
 // Table: PackedTable or SemiSortedTable. Hasher: BucketHasher (hash.h) for a fixed filter and a growing
@@ -224,11 +241,18 @@ class CuckooCore final : public FilterCore {
 
  public:
   // `borrowed`: the table's bytes to read in place (a FilterView's), or null for a table of its own
-  // (PackedTable's constructor). A core over borrowed bytes only serves const calls.
+  // (PackedTable's constructor). A core over borrowed bytes only serves const calls, and publishes no
+  // InlineTable (whose insert writes the table).
   CuckooCore(const Config& config, const Hasher& hasher, const uint8_t* borrowed = nullptr)
-      : FilterCore(config), hasher_(hasher), table_(config, borrowed) {}
+      : FilterCore(config), hasher_(hasher), table_(config, borrowed) {
+    if (borrowed == nullptr) publish_inline_table();
+  }
   explicit CuckooCore(const Config& config, const uint8_t* borrowed = nullptr)
       : CuckooCore(config, Hasher(config.bucket_count, config.fingerprint_bits), borrowed) {}
+  CuckooCore(const CuckooCore& other) : FilterCore(other), hasher_(other.hasher_), table_(other.table_) {
+    publish_inline_table();
+  }
+  CuckooCore& operator=(const CuckooCore&) = delete;
 
   std::unique_ptr<FilterCore> clone() const override { return std::make_unique<CuckooCore>(*this); }
 
@@ -318,6 +342,28 @@ class CuckooCore final : public FilterCore {
   }
 
  private:
+  // The inline members of cuckoo/filter.h serve a fixed filter (hashed by BucketHasher) of plain buckets
+  // that are whole bytes and fit one 64-bit load. They place and find every key as this class does:
+  // native-tests/inline_table_test.cpp holds them to it on every shape.
+  void publish_inline_table() {
+    if constexpr (std::is_same_v<Hasher, BucketHasher> && Table::kPlainBuckets) {
+      const unsigned f = table_.bits();
+      const unsigned bucket_bits = slots() * f;
+      if (bucket_bits % 8 != 0 || bucket_bits > 64) return;
+      InlineTable& t = inline_.table;
+      t.table = table_.data();
+      t.bucket_count = config_.bucket_count;
+      t.bucket_bytes = bucket_bits / 8;
+      t.hash_bitflip = hash_u64_.bitflip();
+      t.fingerprint_range = (uint64_t{1} << f) - 1;
+      for (unsigned s = 0; s < slots(); ++s) t.field_lows |= uint64_t{1} << (s * f);
+      t.field_highs = t.field_lows << (f - 1);
+      t.fingerprint_bits = f;
+      t.victim_fingerprint = &victim_.fingerprint;
+      t.size = &size_;
+    }
+  }
+
   CUCKOO_INLINE bool insert_hash(uint64_t hash) {
     if (victim_.used) return false;
     const uint64_t i1 = hasher_.index(hash);

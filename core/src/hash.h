@@ -23,6 +23,7 @@
 #include <cstring>
 
 #include "bits.h"
+#include "cuckoo/internal/inline_table.h"
 
 #ifndef XXH_INLINE_ALL
 #define XXH_INLINE_ALL
@@ -61,22 +62,17 @@ inline uint64_t hash_u64(uint64_t key, uint64_t seed) {
 //
 // For 8-byte inputs XXH3 (xxhash.h, XXH3_len_4to8_64b) computes rrmxmx(input64 ^ bitflip, 8), where
 // input64 is the key's two 32-bit halves swapped and bitflip depends only on the seed and XXH3's secret.
-// Computing bitflip per filter leaves 14 instructions per key instead of 19. A lookup in a large table
-// waits for two cache misses, and the number of lookups the CPU keeps in flight meanwhile is bounded by
-// the instructions (and registers) each one takes, so every instruction counts (bench/ab/run.sh, 2^25
-// buckets: 1.02x CF and 1.07x ss-CF single lookups).
-// The result is XXH3_64bits_withSeed's, bit for bit: native-tests/hash_test.cpp checks it on random keys
-// and seeds, and it calls xxHash's own XXH3_rrmxmx for the avalanche.
+// bitflip is computed here once per filter; xxh3_u64 (cuckoo/internal/inline_table.h, shared with the
+// inline lookups of cuckoo/filter.h) does the rest. The result is XXH3_64bits_withSeed's, bit for bit:
+// native-tests/hash_test.cpp checks it on random keys and seeds.
 class SeededU64Hash {
  public:
   explicit SeededU64Hash(uint64_t seed = 0) {
     const uint64_t mixed_seed = seed ^ (uint64_t{XXH_swap32(static_cast<uint32_t>(seed))} << 32);
     bitflip_ = (XXH_readLE64(XXH3_kSecret + 8) ^ XXH_readLE64(XXH3_kSecret + 16)) - mixed_seed;
   }
-  uint64_t operator()(uint64_t key) const {
-    const uint64_t swapped_halves = (key << 32) | (key >> 32);
-    return XXH3_rrmxmx(swapped_halves ^ bitflip_, 8);
-  }
+  uint64_t operator()(uint64_t key) const { return xxh3_u64(key, bitflip_); }
+  uint64_t bitflip() const { return bitflip_; }
 
  private:
   uint64_t bitflip_ = 0;

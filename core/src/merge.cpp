@@ -150,7 +150,7 @@ void CuckooFilter::merge(const CuckooFilter& source) {
     });
   }
   if (placed < incoming) does_not_fit(placed, incoming, *this);
-  core_ = std::move(into);
+  adopt(std::move(into));
 }
 
 namespace internal {

@@ -42,6 +42,8 @@ class PackedTable {
  public:
   // 0: the bucket size is read at run time (slots()), like kFixedBits = 0 for the width.
   static constexpr unsigned kSlots = kBucketSize;
+  // Entry j of bucket i is field (i * b + j) of the bit stream, 0 when empty (what InlineTable reads).
+  static constexpr bool kPlainBuckets = true;
   // Fixed widths whose buckets are whole bytes (b = 4: f = 4, 8, 10, 12, 16, 32) address a bucket by
   // bytes: the compiler cannot see that (bucket * b * f) >> 3 drops no bits, and those extra shifts are on
   // every lookup.

@@ -56,6 +56,7 @@ class SemiSortedTable {
 
  public:
   static constexpr unsigned kSlots = 4;
+  static constexpr bool kPlainBuckets = false;  // buckets are encoded (not what InlineTable reads)
 
   // `borrowed`: as for PackedTable.
   explicit SemiSortedTable(const Config& config, const uint8_t* borrowed = nullptr)

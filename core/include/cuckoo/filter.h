@@ -11,6 +11,7 @@
 
 #include "cuckoo/export.h"
 #include "cuckoo/insert_result.h"
+#include "cuckoo/internal/inline_table.h"
 #include "cuckoo/internal/key_traits.h"
 #include "cuckoo/options.h"
 
@@ -66,7 +67,20 @@ class CUCKOO_API CuckooFilter {
   // filter also a key whose walk fails while the newest level is less than half full (keys crafted to
   // collide), which would otherwise make it grow. Other keys' relocation walks steer clear of such pairs.
   bool insert(std::string_view key);
-  bool insert(uint64_t key);
+  bool insert(uint64_t key) {
+#if CUCKOO_INLINE_LOOKUP
+    const internal::InlineTable& t = *inline_table_;
+    if (*t.victim_fingerprint == 0) {
+      const internal::InlineProbe p = internal::inline_probe(t, key);
+      internal::prefetch_inline_bucket(t, p.alternate);
+      if (internal::store_if_room(t, p.bucket, p.fingerprint) || internal::store_if_room(t, p.alternate, p.fingerprint)) {
+        ++*t.size;
+        return true;
+      }
+    }
+#endif
+    return insert_in_core(key);
+  }
   bool insert(const void* data, size_t size);
   template <typename Bytes, typename = internal::IfByteRange<Bytes>>
   bool insert(const Bytes& key) { return insert(std::data(key), std::size(key)); }
@@ -87,7 +101,14 @@ class CUCKOO_API CuckooFilter {
 
   // True if key may be in the set; never false for a key inserted and not erased.
   bool contains(std::string_view key) const;
-  bool contains(uint64_t key) const;
+  bool contains(uint64_t key) const {
+#if CUCKOO_INLINE_LOOKUP
+    const internal::InlineTable& t = *inline_table_;
+    const internal::InlineProbe p = internal::inline_probe(t, key);
+    if (p.fingerprint != *t.victim_fingerprint) return internal::either_holds(t, p);
+#endif
+    return contains_in_core(key);
+  }
   bool contains(const void* data, size_t size) const;
   template <typename Bytes, typename = internal::IfByteRange<Bytes>>
   bool contains(const Bytes& key) const { return contains(std::data(key), std::size(key)); }
@@ -145,8 +166,13 @@ class CUCKOO_API CuckooFilter {
   uint64_t size() const;              // items stored (including a parked victim)
   uint64_t bucket_count() const;      // of every level
   uint64_t slot_count() const;        // bucket_count * bucket_size
-  bool is_full() const;               // inserts fail until an erase: a victim is parked (and no level can
-                                      // be added to a growing filter)
+  // Whether inserts fail until an erase: a victim is parked (and no level can be added to a growing filter).
+  bool is_full() const {
+#if CUCKOO_INLINE_LOOKUP
+    if (inline_table_->table != nullptr) return *inline_table_->victim_fingerprint != 0;
+#endif
+    return is_full_in_core();
+  }
   unsigned levels() const;            // 1 for a fixed filter; a growing filter's level count
   double false_positive_bound() const;  // of the filter as it is: false_positive_bound(config()) for a
                                         // fixed filter, the sum over its levels for a growing one
@@ -178,8 +204,18 @@ class CUCKOO_API CuckooFilter {
   // Tests reach the implementation through internal::CoreAccess (core/src/core_access.h).
   friend struct internal::CoreAccess;
   explicit CuckooFilter(std::unique_ptr<internal::FilterCore> core);
+  void adopt(std::unique_ptr<internal::FilterCore> core);
+
+  // The library's side of the inline members above, which call them when their own path cannot answer.
+  bool insert_in_core(uint64_t key);
+  // Pure (it reads memory and writes none): a caller's loop of lookups can keep the InlineTable's fields in
+  // registers across it.
+  CUCKOO_PURE bool contains_in_core(uint64_t key) const;
+  bool is_full_in_core() const;
 
   std::unique_ptr<internal::FilterCore> core_;
+  // The core's InlineTable (cuckoo/internal/inline_table.h); kept with core_ by adopt() and by moves.
+  const internal::InlineTable* inline_table_ = nullptr;
 };
 
 }  // namespace cuckoo

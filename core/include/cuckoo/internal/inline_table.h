@@ -1,0 +1,167 @@
+// cuckoo/internal/inline_table.h: single-key lookups and inserts of integer keys, compiled into the caller.
+// Not part of the API: included by cuckoo/filter.h, whose contains(uint64_t), insert(uint64_t) and
+// is_full() use it. It computes exactly what the library does (docs/hashing.md); native-tests/
+// inline_table_test.cpp holds it to the library's own code on every shape.
+//
+// A fixed filter whose buckets are whole bytes and fit one 64-bit load (bucket_size * fingerprint_bits a
+// multiple of 8 and at most 64, plain buckets: not semi-sorted) publishes its table as an InlineTable.
+// The caller then hashes the key, finds its two buckets and tests them itself, instead of calling into
+// the library and through the core's virtual call. Every other filter (growing, semi-sorted, other widths)
+// has an empty InlineTable (table = null, kEveryCallToTheLibrary), and the calls go to the library.
+//
+// The inline code works only with what InlineTable holds, all of it read at run time, so every eligible
+// shape shares it. It hands the call to the library whenever the answer needs more than two buckets:
+// - contains: the key's fingerprint equals the parked victim's (a full filter, 1 lookup in ~2^f);
+// - insert: a victim is parked (the library refuses), or both buckets are full (the library walks).
+// The library then computes everything again: the inline code changes nothing before it hands over.
+//
+// Compiled out (every call goes to the library) with CUCKOO_INLINE_LOOKUP=0, and by default under -Os/-Oz,
+// where the inlined code costs more than the call.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#ifndef CUCKOO_INLINE_LOOKUP
+#if defined(__OPTIMIZE_SIZE__)
+#define CUCKOO_INLINE_LOOKUP 0
+#else
+#define CUCKOO_INLINE_LOOKUP 1
+#endif
+#endif
+
+#if CUCKOO_INLINE_LOOKUP && (defined(__x86_64__) || defined(_M_X64)) && defined(__SSE2__)
+#include <emmintrin.h>
+#define CUCKOO_INLINE_SSE2 1
+#if defined(__SSE4_1__)
+#include <smmintrin.h>
+#endif
+#else
+#define CUCKOO_INLINE_SSE2 0
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CUCKOO_PURE __attribute__((pure))
+#else
+#define CUCKOO_PURE
+#endif
+
+namespace cuckoo::internal {
+
+// The victim fingerprint an InlineTable shows when the inline code must not serve the filter (its
+// table is null): its fingerprint_range of 0 gives every key the fingerprint 1, equal to this, and a
+// "parked victim" sends inserts to the library too. So the inline members need no test of their own.
+inline constexpr uint32_t kEveryCallToTheLibrary = 1;
+
+// What the inline code needs of a fixed filter's table; owned by the library's core, which keeps it
+// current (the table's address, the parked victim and the item count live in the core itself).
+struct InlineTable {
+  uint8_t* table = nullptr;       // bucket i is bucket_bytes bytes at table + i * bucket_bytes; null: none
+  uint64_t bucket_count = 0;      // even, at most 2^32
+  uint64_t bucket_bytes = 0;      // bucket_size * fingerprint_bits / 8, at most 8
+  uint64_t hash_bitflip = 0;      // XXH3's 8-byte input mask for the filter's seed (hash.h, SeededU64Hash)
+  uint64_t fingerprint_range = 0;  // 2^f - 1
+  uint64_t field_lows = 0;        // bit 0 of each of a bucket's b fields
+  uint64_t field_highs = 0;       // the top bit of each of them
+  unsigned fingerprint_bits = 0;
+  const uint32_t* victim_fingerprint = &kEveryCallToTheLibrary;  // the parked victim's, 0 when there is none
+  uint64_t* size = nullptr;       // items stored
+};
+
+// A key's two buckets and fingerprint.
+struct InlineProbe {
+  uint64_t bucket, alternate;
+  uint32_t fingerprint;
+};
+
+inline uint64_t rotate_left(uint64_t x, unsigned r) { return (x << r) | (x >> (64 - r)); }
+
+// XXH3_64bits_withSeed of the key's 8 little-endian bytes, given the seed's bitflip: XXH3's 4..8-byte
+// path (the two 32-bit halves swapped, xored with the bitflip) and its rrmxmx avalanche for length 8.
+inline uint64_t xxh3_u64(uint64_t key, uint64_t bitflip) {
+  uint64_t h = ((key << 32) | (key >> 32)) ^ bitflip;
+  h ^= rotate_left(h, 49) ^ rotate_left(h, 24);
+  h *= 0x9FB21C651E98DF25ull;
+  h ^= (h >> 35) + 8;
+  h *= 0x9FB21C651E98DF25ull;
+  return h ^ (h >> 28);
+}
+
+// docs/hashing.md's index, fingerprint and alternate bucket.
+inline InlineProbe inline_probe(const InlineTable& t, uint64_t key) {
+  const uint64_t h = xxh3_u64(key, t.hash_bitflip);
+  const uint64_t n = t.bucket_count;
+  const uint64_t bucket = ((h & 0xFFFFFFFFu) * n) >> 32;
+  const auto fingerprint = static_cast<uint32_t>(1 + (((h >> 32) * t.fingerprint_range) >> 32));
+  const uint64_t mixed = (uint64_t{fingerprint} * 0x9E3779B97F4A7C15ull) >> 32;
+  const uint64_t target = ((mixed * n) >> 32) | 1;
+  const uint64_t difference = target - bucket;  // (target - bucket) mod n, without a division
+  return {bucket, target < bucket ? difference + n : difference, fingerprint};
+}
+
+inline unsigned lowest_set_bit(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+  return static_cast<unsigned>(__builtin_ctzll(x));
+#else
+  unsigned n = 0;
+  while ((x & 1) == 0) x >>= 1, ++n;
+  return n;
+#endif
+}
+
+inline void prefetch_inline_bucket(const InlineTable& t, uint64_t bucket) {
+#if defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(t.table + bucket * t.bucket_bytes, 1, 3);
+#else
+  (void)t, (void)bucket;
+#endif
+}
+
+inline uint64_t load_le64(const uint8_t* p) {
+  uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// Whether either bucket holds the fingerprint. A bucket is read with one 8-byte load from its first byte
+// (the table keeps 8 bytes of padding after its last bucket); field_highs drops the bytes past it. In the
+// word x = bucket ^ (fingerprint in every field), (x - field_lows) & ~x has the top bit of every zero
+// field set, and maybe of fields above one (a borrow), so it is nonzero iff some field matches.
+inline bool either_holds(const InlineTable& t, const InlineProbe& p) {
+  const uint8_t* a = t.table + p.bucket * t.bucket_bytes;
+  const uint8_t* b = t.table + p.alternate * t.bucket_bytes;
+  const uint64_t pattern = uint64_t{p.fingerprint} * t.field_lows;
+#if CUCKOO_INLINE_SSE2
+  // Both buckets at once, in the two lanes of one register.
+  const __m128i words = _mm_castpd_si128(
+      _mm_loadh_pd(_mm_castsi128_pd(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(a))), reinterpret_cast<const double*>(b)));
+  const __m128i x = _mm_xor_si128(words, _mm_set1_epi64x(static_cast<long long>(pattern)));
+  const __m128i marks = _mm_andnot_si128(x, _mm_sub_epi64(x, _mm_set1_epi64x(static_cast<long long>(t.field_lows))));
+  const __m128i highs = _mm_set1_epi64x(static_cast<long long>(t.field_highs));
+#if defined(__SSE4_1__)
+  return _mm_testz_si128(marks, highs) == 0;
+#else
+  return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(marks, highs), _mm_setzero_si128())) != 0xFFFF;
+#endif
+#else
+  const uint64_t x = load_le64(a) ^ pattern;
+  const uint64_t y = load_le64(b) ^ pattern;
+  return ((((x - t.field_lows) & ~x) | ((y - t.field_lows) & ~y)) & t.field_highs) != 0;
+#endif
+}
+
+// Puts the fingerprint in the bucket's first empty field (the lowest zero field: the lowest mark of the
+// test above is exact), as the library does; false if the bucket is full. The 8-byte store writes the
+// bytes past the bucket back unchanged.
+inline bool store_if_room(const InlineTable& t, uint64_t bucket, uint32_t fingerprint) {
+  uint8_t* p = t.table + bucket * t.bucket_bytes;
+  const uint64_t word = load_le64(p);
+  const uint64_t empty = (word - t.field_lows) & ~word & t.field_highs;
+  if (empty == 0) return false;
+  const unsigned first_empty = lowest_set_bit(empty) + 1 - t.fingerprint_bits;
+  const uint64_t stored = word | (uint64_t{fingerprint} << first_empty);
+  std::memcpy(p, &stored, sizeof stored);
+  return true;
+}
+
+}  // namespace cuckoo::internal

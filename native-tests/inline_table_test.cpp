@@ -1,0 +1,196 @@
+// native-tests/inline_table_test.cpp: the inline single-key path of cuckoo/filter.h (contains(uint64_t),
+// insert(uint64_t), is_full(); cuckoo/internal/inline_table.h) is the same filter as the library's own.
+//
+// For every shape, two filters with the same options take the same operations, one through the public
+// members (inline where the shape has an InlineTable) and one through the core's virtual calls, which the
+// inline path does not use. Every answer (present keys, absent keys, false positives, refusals, the
+// parked victim) and every byte must agree, through fills past the first failure, erases and refills, and
+// after copies, moves, merges, clear() and deserialize().
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core_access.h"
+#include "cuckoo/cuckoo.h"
+#include "filter_core.h"
+#include "hash.h"
+#include "test_support.h"
+
+namespace {
+
+using cuckoo::CuckooFilter;
+using cuckoo::Options;
+using cuckoo::internal::CoreAccess;
+using cuckoo::internal::FilterCore;
+
+bool has_inline_table(const CuckooFilter& f) { return CoreAccess::core(f).inline_table().table != nullptr; }
+
+Options shape_options(unsigned b, unsigned f, bool semi_sort, uint64_t buckets, uint64_t seed) {
+  Options o;
+  o.bucket_size = b;
+  o.fingerprint_bits = f;
+  o.semi_sort = semi_sort;
+  o.bucket_count = buckets;
+  o.seed = seed;
+  o.huge_pages = false;
+  return o;
+}
+
+struct Keys {
+  std::vector<uint64_t> present, absent;
+};
+
+Keys random_keys(size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  Keys k;
+  for (size_t i = 0; i < n; ++i) k.present.push_back(rng());
+  for (size_t i = 0; i < 4 * n; ++i) k.absent.push_back(rng());
+  return k;
+}
+
+// The public members (inline for eligible shapes) and the core's own calls on `filter`, and the core of
+// `reference` (a filter fed only through its core), answer every key alike.
+void expect_same_answers(const CuckooFilter& filter, const CuckooFilter& reference, const std::vector<uint64_t>& keys,
+                         size_t* positives) {
+  const FilterCore& core = CoreAccess::core(filter);
+  const FilterCore& ref = CoreAccess::core(reference);
+  for (uint64_t key : keys) {
+    const bool answer = filter.contains(key);
+    ASSERT_EQ(answer, core.contains_u64_key(key)) << "key " << key;
+    ASSERT_EQ(answer, ref.contains_u64_key(key)) << "key " << key;
+    *positives += answer;
+  }
+}
+
+void expect_same_state(const CuckooFilter& filter, const CuckooFilter& reference) {
+  ASSERT_EQ(filter.size(), reference.size());
+  ASSERT_EQ(filter.is_full(), CoreAccess::core(reference).is_full());
+  ASSERT_EQ(filter.is_full(), CoreAccess::core(filter).is_full());
+  ASSERT_EQ(filter.serialize(), reference.serialize()) << "the bytes differ";
+}
+
+// Inserts keys[from, to) into both filters, comparing every result; returns where it stopped (the first
+// key refused after the filter was full, or `to`).
+size_t insert_both(CuckooFilter& filter, CuckooFilter& reference, const std::vector<uint64_t>& keys, size_t from,
+                   size_t to) {
+  size_t i = from;
+  for (; i < to; ++i) {
+    const bool stored = filter.insert(keys[i]);
+    EXPECT_EQ(stored, CoreAccess::core(reference).insert_u64_key(keys[i])) << "key #" << i;
+    if (!stored && filter.is_full()) break;
+  }
+  return i;
+}
+
+void run_shape(unsigned b, unsigned f, bool semi_sort, bool growable, uint64_t seed) {
+  SCOPED_TRACE("b=" + std::to_string(b) + " f=" + std::to_string(f) + (semi_sort ? " semi-sorted" : "") +
+               (growable ? " growable" : "") + " seed=" + std::to_string(seed));
+  const uint64_t buckets = 226;  // not a power of two, as sizing usually makes it
+  Options o = shape_options(b, f, semi_sort, buckets, seed);
+  o.growable = growable;
+  if (growable) o.max_memory_bytes = 64 * 1024;
+  CuckooFilter filter(o), reference(o);
+  const bool eligible = !semi_sort && !growable && (b * f) % 8 == 0 && b * f <= 64;
+  ASSERT_EQ(has_inline_table(filter), eligible);
+
+  const size_t n = static_cast<size_t>(buckets * b * (growable ? 3 : 1.2));
+  const Keys keys = random_keys(n, seed + b * 100 + f);
+  // To the first failure (a victim parked, or a refusal past it), then a few refused inserts.
+  size_t stored = insert_both(filter, reference, keys.present, 0, n);
+  ASSERT_NO_FATAL_FAILURE(expect_same_state(filter, reference));
+  insert_both(filter, reference, keys.present, stored, std::min(n, stored + 20));
+  ASSERT_NO_FATAL_FAILURE(expect_same_state(filter, reference));
+  size_t positives = 0;
+  ASSERT_NO_FATAL_FAILURE(expect_same_answers(filter, reference, keys.present, &positives));
+  ASSERT_NO_FATAL_FAILURE(expect_same_answers(filter, reference, keys.absent, &positives));
+  if (f <= 8 && !growable) EXPECT_GT(positives, stored) << "no false positives to compare";
+
+  // Erase a third (the parked victim goes home), look up again, refill.
+  for (size_t i = 0; i < stored; i += 3) {
+    ASSERT_EQ(filter.erase(keys.present[i]), reference.erase(keys.present[i]));
+  }
+  ASSERT_NO_FATAL_FAILURE(expect_same_state(filter, reference));
+  ASSERT_NO_FATAL_FAILURE(expect_same_answers(filter, reference, keys.present, &positives));
+  ASSERT_NO_FATAL_FAILURE(expect_same_answers(filter, reference, keys.absent, &positives));
+  insert_both(filter, reference, keys.absent, 0, n);
+  ASSERT_NO_FATAL_FAILURE(expect_same_state(filter, reference));
+  ASSERT_NO_FATAL_FAILURE(expect_same_answers(filter, reference, keys.absent, &positives));
+}
+
+TEST(InlineTable, AgreesWithTheCoreOnEveryShape) {
+  for (unsigned b : {2u, 4u, 8u})
+    for (unsigned f = 4; f <= 32; ++f) {
+      run_shape(b, f, false, false, 1);
+      if (b == 4) run_shape(b, f, true, false, 2);
+    }
+  for (unsigned f : {4u, 8u, 12u, 16u}) run_shape(4, f, false, false, 0x9E3779B97F4A7C15ull);
+}
+
+TEST(InlineTable, GrowingFiltersUseTheCore) {
+  for (unsigned f : {8u, 12u, 16u}) run_shape(4, f, false, true, 3);
+}
+
+TEST(InlineTable, HashIsXxh3WithSeed) {
+  std::mt19937_64 rng(37);
+  for (int s = 0; s < 64; ++s) {
+    const uint64_t seed = s < 2 ? uint64_t(s) * ~uint64_t{0} : rng();
+    const cuckoo::internal::SeededU64Hash seeded(seed);
+    for (int i = 0; i < 2000; ++i) {
+      const uint64_t key = i < 3 ? uint64_t(i) : rng();
+      ASSERT_EQ(cuckoo::internal::xxh3_u64(key, seeded.bitflip()), cuckoo::internal::hash_u64(key, seed))
+          << "key " << key << " seed " << seed;
+    }
+  }
+}
+
+// Each filter's inline path reads and writes its own table: after a copy, a move, a merge, clear() and
+// deserialize(), the filter still agrees with a reference fed through the core.
+TEST(InlineTable, FollowsTheTableThroughCopiesMovesMergesAndLoads) {
+  const Options o = shape_options(4, 12, false, 1000, 5);
+  const Keys keys = random_keys(3000, 11);
+  CuckooFilter original(o), reference(o);
+  insert_both(original, reference, keys.present, 0, 1000);
+
+  CuckooFilter copy(original);
+  CuckooFilter copy_reference(reference);
+  insert_both(copy, copy_reference, keys.present, 1000, 2000);
+  ASSERT_NO_FATAL_FAILURE(expect_same_state(copy, copy_reference));
+  ASSERT_NO_FATAL_FAILURE(expect_same_state(original, reference));  // the copy's inserts stayed in the copy
+  size_t positives = 0;
+  ASSERT_NO_FATAL_FAILURE(expect_same_answers(original, reference, keys.present, &positives));
+
+  CuckooFilter assigned(o);
+  assigned = copy;
+  ASSERT_NO_FATAL_FAILURE(expect_same_answers(assigned, copy_reference, keys.present, &positives));
+  CuckooFilter moved(std::move(assigned));
+  ASSERT_NO_FATAL_FAILURE(expect_same_answers(moved, copy_reference, keys.present, &positives));
+  CuckooFilter move_assigned(o);
+  move_assigned = std::move(moved);
+  insert_both(move_assigned, copy_reference, keys.present, 2000, 2500);
+  ASSERT_NO_FATAL_FAILURE(expect_same_state(move_assigned, copy_reference));
+
+  CuckooFilter part(o), part_reference(o);
+  insert_both(part, part_reference, keys.absent, 0, 500);
+  original.merge(part);
+  reference.merge(part_reference);
+  ASSERT_NO_FATAL_FAILURE(expect_same_state(original, reference));
+  insert_both(original, reference, keys.absent, 500, 1000);
+  ASSERT_NO_FATAL_FAILURE(expect_same_state(original, reference));
+  ASSERT_NO_FATAL_FAILURE(expect_same_answers(original, reference, keys.absent, &positives));
+
+  CuckooFilter loaded = CuckooFilter::deserialize(original.serialize().data(), original.serialized_size(), false);
+  ASSERT_TRUE(has_inline_table(loaded));
+  ASSERT_NO_FATAL_FAILURE(expect_same_answers(loaded, reference, keys.present, &positives));
+  insert_both(loaded, reference, keys.absent, 1000, 1500);
+  ASSERT_NO_FATAL_FAILURE(expect_same_state(loaded, reference));
+
+  loaded.clear();
+  reference.clear();
+  insert_both(loaded, reference, keys.present, 0, 500);
+  ASSERT_NO_FATAL_FAILURE(expect_same_state(loaded, reference));
+}
+
+}  // namespace
