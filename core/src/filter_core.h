@@ -230,8 +230,8 @@ class CuckooCore final : public FilterCore {
   // bucket's entries take kMaxSlots.
   static constexpr unsigned kSlots = Table::kSlots;
   static constexpr unsigned kMaxSlots = kSlots != 0 ? kSlots : 8;
-  // Batched inserts: keys prefetched ahead of the one being inserted (~190 ns of DRAM latency over the
-  // work per key needs a few dozen keys in flight), within blocks of kBlock hashes.
+  // Batched inserts: keys prefetched ahead of the one being inserted (a DRAM latency over the work per key
+  // needs a few dozen keys in flight), within blocks of kBlock hashes.
   static constexpr size_t kPrefetchDistance = 32;
   static constexpr size_t kBlock = 256;
   // Batched lookups: keys whose buckets are all prefetched before the first is probed (contains_keys).
@@ -390,8 +390,8 @@ class CuckooCore final : public FilterCore {
     // Branch-free on the answer: at 50% positive queries a branch on it would mispredict half the time and
     // flush the lookups in flight behind it. The victim test is a branch on the fingerprint alone: an
     // unused victim's is 0, so the branch is taken only for a full filter and a matching fingerprint
-    // (1 lookup in ~2^f). A branch on victim_.used instead would run the ~10-instruction test on every
-    // lookup once the filter is full, a cost of about a fifth of a lookup.
+    // (1 lookup in ~2^f). A branch on victim_.used instead would run the whole test on every lookup once
+    // the filter is full.
     bool hit = found != 0;
     if (__builtin_expect(p.fp == victim_.fingerprint, false)) hit |= victim_matches(p);
     return hit;
@@ -407,9 +407,9 @@ class CuckooCore final : public FilterCore {
   }
 
   // Batch pipeline, per block of kLookupBlock keys: hash every key, compute its probe and prefetch both
-  // buckets, then answer them all. A block's 2 x 64 misses overlap, instead of the ~2 x 3 a loop of
-  // single lookups gets from out-of-order execution, and by the time the last key is hashed the first
-  // key's buckets have arrived.
+  // buckets, then answer them all. A block's 2 x 64 misses overlap, instead of the few a loop of single
+  // lookups gets from out-of-order execution, and by the time the last key is hashed the first key's
+  // buckets have arrived.
   template <typename HashOf>
   CUCKOO_FLATTEN void contains_keys(size_t n, uint8_t* out, HashOf hash_of) const {
     contains_probes(n, out, [&](size_t i) { return probe_of(hash_of(i)); });
@@ -459,10 +459,9 @@ class CuckooCore final : public FilterCore {
   // entry of the current bucket can move straight into a free slot of its own alternate bucket (one level,
   // b buckets prefetched together, so about one memory latency, as a plain step costs) and then whether
   // an entry of one of those alternates can move on into its own alternate (b * b buckets, one more
-  // latency; move_two_deep). A step thus succeeds far more often near full load: with the first level a
-  // 95%-full table of 4 x 12-bit buckets takes about half the time to build, and with the second it fills
-  // to about 97.5% before its first failure instead of about 96.9%. Only if nothing can move does it evict
-  // a random entry (a "kick", counted against max_kicks).
+  // latency; move_two_deep). A step thus succeeds far more often near full load, which makes a nearly
+  // full table faster to build and lets it fill further before its first failure (bench/README.md has the
+  // figures). Only if nothing can move does it evict a random entry (a "kick", counted against max_kicks).
   CUCKOO_INLINE bool place(uint64_t i, uint32_t fp, bool new_key) {
     const uint64_t alt = hasher_.alt_index(i, fp);
     table_.prefetch_bucket(alt);
@@ -484,9 +483,8 @@ class CuckooCore final : public FilterCore {
   //   entries and alternates level 2 has just read and found full. So the next step takes them over instead
   //   of reading them again, and skips the level-1 test, which could only fail (the kick changed nothing
   //   but `bucket`, and that stays full). Placement is the same as testing again, with less work per step.
-  // Past 95% load a walk averages ~6.5 kicks, each step waiting for b * b = 16 new buckets: about as many
-  // misses as one core keeps in flight, so a deeper breadth-first search would likely explore no more
-  // buckets per memory latency.
+  // Each step waits for b * b new buckets, about as many misses as one core keeps in flight, so a deeper
+  // breadth-first search would explore no more buckets per memory latency.
   //
   // Refusals protect the filter from keys that would jam it (they return false and change nothing):
   // - A key whose two buckets hold nothing but 2b copies of its fingerprint: no walk can make room (every

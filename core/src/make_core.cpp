@@ -7,12 +7,10 @@
 // (native-tests/shape_test.cpp), so which one serves a filter is a matter of speed only.
 //
 // The WASM build (CUCKOO_COMPACT_SHAPES) bakes in widths for b = 4 only, the bucket size the JS package
-// uses unless told otherwise, and the ss-CF only at 13 bits. Every browser downloads that binary, and each
-// shape is ~10 KB of it, so baking in every bucket size would add ~120 KB. Filters with b = 2 or 8 at a
-// common width run the run-time-width code instead, which costs up to ~10% per has() on a short string
-// and up to ~33% on a number key. b = 4 at 10 and 13 bits (20 KB) is baked in because sizing from an fpr
-// of 1% and 0.1% picks those widths, and on strings has() gains up to ~13% from it and hasMany() up to
-// ~20% (bench/js/key_shapes.mjs compares the shapes).
+// uses unless told otherwise, and the ss-CF only at 13 bits: each baked-in shape adds to the module's
+// size. Filters with b = 2 or 8 at a common width run the run-time-width code instead, a little slower.
+// b = 4 at 10 and 13 bits is baked in because sizing from an fpr of 1% and 0.1% picks those widths
+// (bench/js/key_shapes.mjs compares the shapes; bench/README.md has the figures).
 //
 // CUCKOO_COMPACT_SHAPES=2 (the browser's WASM build, where download size matters more than speed) bakes in
 // nothing: one packed table that reads the width and the bucket size at run time and one semi-sorted

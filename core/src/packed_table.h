@@ -14,7 +14,7 @@
 // kFixedBits == 0 reads it at run time and serves every other width. kLoads = 1 promises that a whole
 // bucket fits one load (b * f <= 57), which lets the run-time-width code drop its group loop: the widths
 // that sizing from a target rate often picks (b = 4: 7, 10, 11, 13, 14 bits) then cost about what the
-// fixed ones do (callgrind: ~155 -> ~100 instructions per batched lookup at f = 13). kLoads = 2 promises
+// fixed ones do. kLoads = 2 promises
 // that half a bucket fits one (b * f / 2 <= 57): two loads of b / 2 entries, a loop the compiler unrolls,
 // for the wider fingerprints of a growing filter's levels (b = 4: 15..28 bits). kLoads = 0: any width.
 #pragma once
@@ -106,9 +106,8 @@ class PackedTable {
       // The same test on both buckets at once, in the two 64-bit lanes of an SSE2 register. Fewer
       // instructions, and fewer of them in general-purpose registers: a lookup in a large table waits for
       // its two cache misses, and how many lookups the CPU keeps in flight meanwhile is bounded by the
-      // instructions and integer registers each one holds (bench/ab/run.sh, 2^25 buckets x 4 x 12 bits:
-      // with SeededU64Hash, 1.29x single and 1.22x batched lookups). x86-64 always has SSE2; the WASM
-      // build takes the scalar path below.
+      // instructions and integer registers each one holds. x86-64 always has SSE2; the WASM build takes
+      // the scalar path below.
       const __m128i words = kByteAligned ? load_2x64(bucket_address(a), bucket_address(b))
                                          : _mm_set_epi64x(static_cast<long long>(bucket_word(b)),
                                                           static_cast<long long>(bucket_word(a)));
@@ -189,8 +188,8 @@ class PackedTable {
     }
   }
 
-  // Prefetches the cache lines of probe_span(). Prefetching the bucket's own last byte instead left ~3% of
-  // buckets (f = 12) with a line that contains_many's probe then waited for.
+  // Prefetches the cache lines of probe_span(): the first and the last byte the probe loads, not the
+  // bucket's own last byte, whose line can differ from the load's.
   void prefetch_bucket(uint64_t bucket) const { prefetch(probe_span(bucket)); }
 
   uint64_t count_entries() const {
