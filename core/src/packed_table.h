@@ -130,7 +130,12 @@ class PackedTable {
 
   // Writes slots() entries.
   void get_all(uint64_t bucket, uint32_t* out) const {
-    for (unsigned s = 0; s < slots(); ++s) out[s] = get(bucket, s);
+    if constexpr (kByteAligned && bucket_is_one_load()) {
+      const uint64_t word = load_u64(bucket_address(bucket));  // the whole bucket, from its first byte
+      for (unsigned s = 0; s < kBucketSize; ++s) out[s] = static_cast<uint32_t>((word >> (s * kFixedBits)) & low_mask(kFixedBits));
+    } else {
+      for (unsigned s = 0; s < slots(); ++s) out[s] = get(bucket, s);
+    }
   }
 
   // Puts fp in the first empty entry of bucket; false if the bucket is full.
