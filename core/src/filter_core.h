@@ -344,7 +344,9 @@ class CuckooCore final : public FilterCore {
  private:
   // The inline members of cuckoo/filter.h serve a fixed filter (hashed by BucketHasher) of plain buckets
   // that are whole bytes and fit one 64-bit load. They place and find every key as this class does:
-  // native-tests/inline_table_test.cpp holds them to it on every shape.
+  // native-tests/inline_table_test.cpp holds them to it on every shape. They write the table directly
+  // (insert): a core whose table must not be written that way, or whose inserts must do more than
+  // CuckooCore's, must leave its InlineTable empty.
   void publish_inline_table() {
     if constexpr (std::is_same_v<Hasher, BucketHasher> && Table::kPlainBuckets) {
       const unsigned f = table_.bits();
