@@ -104,8 +104,10 @@ class CUCKOO_API CuckooFilter {
   bool contains(uint64_t key) const {
 #if CUCKOO_INLINE_LOOKUP
     const internal::InlineTable& t = *inline_table_;
-    const internal::InlineProbe p = internal::inline_probe(t, key);
-    if (p.fingerprint != *t.victim_fingerprint) return internal::either_holds(t, p);
+    if (t.table != nullptr) {  // a filter the inline code serves (so growing filters hash once, in the library)
+      const internal::InlineProbe p = internal::inline_probe(t, key);
+      if (p.fingerprint != *t.victim_fingerprint) return internal::either_holds(t, p);
+    }
 #endif
     return contains_in_core(key);
   }

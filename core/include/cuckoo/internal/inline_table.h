@@ -49,8 +49,7 @@
 namespace cuckoo::internal {
 
 // The victim fingerprint an InlineTable shows when the inline code must not serve the filter (its
-// table is null): its fingerprint_range of 0 gives every key the fingerprint 1, equal to this, and a
-// "parked victim" sends inserts to the library too. So the inline members need no test of their own.
+// table is null): a "parked victim", which sends inserts to the library with no test of their own.
 inline constexpr uint32_t kEveryCallToTheLibrary = 1;
 
 // What the inline code needs of a fixed filter's table; owned by the library's core, which keeps it
