@@ -18,7 +18,7 @@ import { lastError } from './errors.js';
 import { classified, checkKeys, bytesOf, toArray } from './classify.js';
 import { stageKey } from './stage.js';
 import { insertAll, containsAll } from './batch.js';
-import { createArgs, kOptions } from './options.js';
+import { createArgs } from './options.js';
 import { NativeFilter } from './native.js';
 
 // Frees the C++ object of a filter that was garbage-collected without dispose().
@@ -96,13 +96,6 @@ export function registerNodeOnly(implementation) {
   return internals;
 }
 
-// The error of a failed create: for an option the core refused, a RangeError with the option's JS name
-// (kOptions is in the core's order) and the value given for it.
-function optionError(error, options) {
-  const option = Object.keys(kOptions)[rt.M._cuckoo_last_error_option()];
-  return option ? Object.assign(error, { option, value: options[option] }) : error;
-}
-
 export class CuckooFilter {
   static {
     // For js/node.js's methods (registerNodeOnly).
@@ -128,7 +121,7 @@ export class CuckooFilter {
       const args = createArgs(options);
       requireHeadroom();
       handle = NativeFilter.create(args);
-      if (handle === null) throw optionError(lastError(), options);
+      if (handle === null) throw lastError();
     }
     let config;
     try {

@@ -162,8 +162,7 @@ export declare class CuckooFilter {
    * @throws {TypeError} for options of the wrong type, unknown options, or `growable: false` without a
    *   capacity.
    * @throws {RangeError} for options out of range, naming the option, or a table that does not fit in
-   *   WebAssembly memory (4 GiB in all, just under 2 GiB for one table). One that the core's checks
-   *   refuse is an {@link OptionRangeError}: `option` says which, `value` what was given for it.
+   *   WebAssembly memory (4 GiB in all, just under 2 GiB for one table).
    */
   constructor(options: CuckooFilterOptions);
 
@@ -476,18 +475,6 @@ export declare class CuckooFilter {
  */
 export declare class FormatError extends Error {
   constructor(message?: string);
-}
-
-/**
- * The `RangeError` the constructor and {@link CuckooFilter.create} throw when the core's checks refuse an
- * option, as C++ throws `cuckoo::OptionError`: a plain `RangeError` (not a class of its own) with two
- * more properties. Its message names the option as JS spells it.
- */
-export interface OptionRangeError extends RangeError {
-  /** Which option, as JS spells it, e.g. `'bucketSize'`. */
-  option: keyof CuckooFilterOptions;
-  /** The value given for it, e.g. `3`; `undefined` if it was not given (a default that the other options rule out). */
-  value: unknown;
 }
 
 /** The same promise as {@link CuckooFilter.ready}, as a function. */

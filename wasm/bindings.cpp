@@ -107,7 +107,6 @@ EMSCRIPTEN_KEEPALIVE int cuckoo_merge(CuckooFilter* target, const CuckooFilter* 
 }
 
 EMSCRIPTEN_KEEPALIVE int cuckoo_last_error_kind() { return cuckoo_wasm::last_error_kind(); }
-EMSCRIPTEN_KEEPALIVE int cuckoo_last_error_option() { return cuckoo_wasm::last_error_option(); }
 EMSCRIPTEN_KEEPALIVE const char* cuckoo_last_error_message() {
   return reinterpret_cast<const char*>(cuckoo_wasm::last_error_message());
 }

@@ -15,7 +15,6 @@ namespace cuckoo_wasm {
 namespace {
 
 int g_kind = kNoError;
-int g_option = -1;  // the OptionError's option (core/src/option_names.h, OptionName); -1: not an option error
 // The last error's message, in a fixed buffer rather than a std::string: recording that memory ran out
 // must not allocate (a second std::bad_alloc thrown from the handler would reach JS as a bare
 // WebAssembly.Exception instead of a RangeError).
@@ -94,12 +93,6 @@ void record_out_of_memory() {
   g_kind = kOutOfMemory;
 }
 
-// The options as JS spells them (js/options.js), for the core's messages about them.
-constexpr cuckoo::internal::OptionNames kJsOptionNames = {
-    "capacity",  "fpr",        "fingerprintBits", "bucketSize", "maxKicks",       "seed",
-    "semiSort",  "targetLoad", "bucketCount",     "growable",   "maxMemoryBytes",
-};
-
 // Runs make() and converts whatever it throws into an error record.
 template <typename Make>
 cuckoo::CuckooFilter* guarded(Make make) {
@@ -109,9 +102,6 @@ cuckoo::CuckooFilter* guarded(Make make) {
     return make();
   } catch (const cuckoo::FormatError& e) {
     record(kFormat, e.what());
-  } catch (const cuckoo::OptionError& e) {
-    record(kInvalidArgument, e.message(kJsOptionNames).c_str());
-    g_option = static_cast<int>(e.option());
   } catch (const std::invalid_argument& e) {
     record(kInvalidArgument, e.what());
   } catch (const std::bad_alloc&) {
@@ -124,13 +114,18 @@ cuckoo::CuckooFilter* guarded(Make make) {
   return nullptr;
 }
 
+// The options as JS spells them (js/options.js), for the core's messages about them.
+constexpr cuckoo::internal::OptionNames kJsOptionNames = {
+    "capacity",  "fpr",        "fingerprintBits", "bucketSize", "maxKicks",       "seed",
+    "semiSort",  "targetLoad", "bucketCount",     "growable",   "maxMemoryBytes",
+};
+
 }  // namespace
 
 cuckoo::CuckooFilter* create_filter(const cuckoo::Options& options, bool capacity_given) {
   return guarded([&] {
-    // The core's checks (an OptionError, recorded in JS's words); the constructor then resolves the same
-    // options without a throw.
-    g_wanted_bytes = cuckoo::internal::resolve(options, capacity_given).table_bytes();
+    // The core's checks, in JS's words; the constructor then resolves the same options without a throw.
+    g_wanted_bytes = cuckoo::internal::resolve(options, kJsOptionNames, capacity_given).table_bytes();
     return new cuckoo::CuckooFilter(options);
   });
 }
@@ -172,12 +167,10 @@ bool run_recorded(void (*body)(void* context), void* context) {
 }
 
 int last_error_kind() { return g_kind; }
-int last_error_option() { return g_option; }
 uintptr_t last_error_message() { return reinterpret_cast<uintptr_t>(g_message); }
 
 void clear_error() {
   g_kind = kNoError;
-  g_option = -1;
   g_message[0] = '\0';
 }
 

@@ -4,8 +4,7 @@
 // table that does not fit in wasm's 4 GiB with std::bad_alloc (also from an insert into a growing filter
 // whose new level does not fit: hot_path.cpp catches those and records them here). A C++ exception
 // escaping into JS would show up as an opaque WebAssembly.Exception (or an abort), so every function here
-// catches, records the error (kind + the core's what() text, or for an OptionError its option and its
-// message naming options as JS does) and returns nullptr; the JS layer reads the
+// catches, records the error (kind + the core's what() text) and returns nullptr; the JS layer reads the
 // record and throws the matching Error subclass with the same message. Built with -fwasm-exceptions, so
 // the try blocks cost nothing when nothing is thrown.
 #pragma once
@@ -43,9 +42,6 @@ const char* js_option_name(unsigned option);
 bool run_recorded(void (*body)(void* context), void* context);
 
 int last_error_kind();
-// Which option the last kInvalidArgument error is about (core/src/option_names.h, OptionName: the order of
-// js/options.js's kOptions), from the core's cuckoo::OptionError; -1 if none.
-int last_error_option();
 // The address of the last error's NUL-terminated UTF-8 message in wasm memory (JS decodes it). Not a
 // std::string: returning one allocates, and the error to report may be that memory ran out.
 uintptr_t last_error_message();

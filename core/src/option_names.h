@@ -1,10 +1,11 @@
 // core/src/option_names.h: the option rules for every front end. resolve() is the one place that checks
-// Options (ranges, defaults, combinations) and words the errors (OptionError); these entry points give a
-// front end that spells options its own way (the WebAssembly binding: maxKicks for max_kicks) the same
-// checks, and OptionError::message() the same messages, naming each option as its users write it.
+// Options (ranges, defaults, combinations) and words the errors; these entry points let a front end that
+// spells options its own way (the WebAssembly binding: maxKicks for max_kicks) have the same checks and
+// the same messages, naming each option as its users write it.
 #pragma once
 
-#include <optional>
+#include <array>
+#include <string>
 
 #include "cuckoo/options.h"
 
@@ -27,21 +28,18 @@ enum OptionName : unsigned {
   kOptionNameCount,
 };
 
-static_assert(kOptionNameCount == kOptionCount && kMaxMemoryBytes == static_cast<unsigned>(Option::max_memory_bytes),
-              "OptionName and cuckoo::Option list the options in the same order");
-
 // How a front end spells each option, indexed by OptionName.
-using OptionNames = OptionSpelling;
+using OptionNames = std::array<const char*, kOptionNameCount>;
 
 // C++'s spelling, the Options field names: what the public resolve() and is_valid_config() say.
 extern const OptionNames kCppOptionNames;
 
-// resolve(). Options reads a capacity of 0 as "not given"; a front end that can tell a given 0 from a
-// missing capacity passes capacity_given, and a given 0 is then refused as out of range, as it is for
-// every other option. Its OptionError's message(spelling) names the options as the front end spells them.
-Config resolve(const Options& options, bool capacity_given);
+// resolve() with its messages naming options as `names` spells them. Options reads a capacity of 0 as
+// "not given"; a front end that can tell a given 0 from a missing capacity passes capacity_given, and a
+// given 0 is then refused as out of range, as it is for every other option.
+Config resolve(const Options& options, const OptionNames& names, bool capacity_given);
 
-// The first limit `config` breaks (is_valid_config()), as the error resolve() throws for it.
-std::optional<OptionError> config_error(const Config& config);
+// is_valid_config() with its messages naming fields as `names` spells them.
+bool is_valid_config(const Config& config, std::string* why, const OptionNames& names);
 
 }  // namespace cuckoo::internal

@@ -20,60 +20,20 @@ const internal::OptionNames internal::kCppOptionNames = {
     "semi_sort",   "target_load", "bucket_count",     "growable",    "max_memory_bytes",
 };
 
-const OptionSpelling& cpp_option_spelling() { return internal::kCppOptionNames; }
-
-std::string OptionError::placeholder(Option option) {
-  return {'\x1f', static_cast<char>('A' + static_cast<unsigned>(option))};
-}
-
 namespace {
-// `text` with each placeholder replaced by the option's name in `spelling`.
-std::string spell(const std::string& text, const OptionSpelling& spelling) {
-  std::string out;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const bool marked = text[i] == '\x1f' && i + 1 < text.size();
-    const unsigned option = marked ? static_cast<unsigned>(text[i + 1] - 'A') : kOptionCount;
-    if (option < kOptionCount) {
-      out += spelling[option];
-      ++i;
-    } else {
-      out += text[i];
-    }
-  }
-  return out;
-}
-}  // namespace
-
-OptionError::OptionError(Option option, std::string value, std::string text)
-    : std::invalid_argument("cuckoo: " + spell(text, internal::kCppOptionNames)),
-      option_(option),
-      value_(std::move(value)),
-      text_(std::move(text)) {}
-
-std::string OptionError::message(const OptionSpelling& spelling) const { return "cuckoo: " + spell(text_, spelling); }
-
-namespace {
-using internal::OptionName;
+using internal::OptionNames;
 constexpr unsigned kMaxMaxKicks = 1u << 20;  // beyond this a full filter's insert would take seconds
+[[noreturn]] void fail(const std::string& message) { throw std::invalid_argument("cuckoo: " + message); }
 
-// An option's name in a message (its placeholder: OptionError spells it).
-std::string name(OptionName option) { return OptionError::placeholder(static_cast<Option>(option)); }
-
-OptionError error(OptionName option, std::string value, std::string text) {
-  return OptionError(static_cast<Option>(option), std::move(value), std::move(text));
-}
-[[noreturn]] void fail(OptionName option, std::string value, std::string text) {
-  throw error(option, std::move(value), std::move(text));
+bool bucket_size_ok(unsigned b, std::string* why, const OptionNames& names) {
+  if (b == 2 || b == 4 || b == 8) return true;
+  if (why) *why = std::string(names[internal::kBucketSize]) + " must be 2, 4 or 8 (got " + std::to_string(b) + ")";
+  return false;
 }
 
-std::optional<OptionError> bucket_size_error(unsigned b) {
-  if (b == 2 || b == 4 || b == 8) return std::nullopt;
-  return error(internal::kBucketSize, std::to_string(b),
-               name(internal::kBucketSize) + " must be 2, 4 or 8 (got " + std::to_string(b) + ")");
-}
-
-void require_bucket_size(unsigned b) {
-  if (auto e = bucket_size_error(b)) throw *e;
+void require_bucket_size(unsigned b, const OptionNames& names) {
+  std::string why;
+  if (!bucket_size_ok(b, &why, names)) fail(why);
 }
 
 // A double as a user would write it: std::to_string prints fixed 6 decimals, so fpr 1e-12 read "0.000000".
@@ -86,19 +46,19 @@ std::string show(double value, bool approximate = false) {
   return internal::format_general(value, digits);
 }
 // The one check of a fingerprint width, for Options, Config and false_positive_bound alike.
-std::optional<OptionError> fingerprint_bits_error(unsigned f) {
-  if (f >= kMinFingerprintBits && f <= kMaxFingerprintBits) return std::nullopt;
-  return error(internal::kFingerprintBits, std::to_string(f),
-               name(internal::kFingerprintBits) + " must be in 4..32 (got " + std::to_string(f) + ")");
+bool fingerprint_bits_ok(unsigned f, std::string* why, const OptionNames& names) {
+  if (f >= kMinFingerprintBits && f <= kMaxFingerprintBits) return true;
+  if (why) *why = std::string(names[internal::kFingerprintBits]) + " must be in 4..32 (got " + std::to_string(f) + ")";
+  return false;
 }
 
-void require_fingerprint_bits(unsigned f) {
-  if (auto e = fingerprint_bits_error(f)) throw *e;
+void require_fingerprint_bits(unsigned f, const OptionNames& names) {
+  std::string why;
+  if (!fingerprint_bits_ok(f, &why, names)) fail(why);
 }
 
-void require_fpr(double fpr) {
-  if (!(fpr > 0.0 && fpr < 1.0))
-    fail(internal::kFpr, show(fpr), name(internal::kFpr) + " must be in (0, 1) (got " + show(fpr) + ")");
+void require_fpr(double fpr, const OptionNames& names) {
+  if (!(fpr > 0.0 && fpr < 1.0)) fail(std::string(names[internal::kFpr]) + " must be in (0, 1) (got " + show(fpr) + ")");
 }
 }  // namespace
 
@@ -111,38 +71,37 @@ constexpr char kAddressSpace[] = "this platform's address space";
 #endif
 
 bool is_valid_config(const Config& c, std::string* why) {
-  const std::optional<OptionError> error = internal::config_error(c);
-  if (error && why) *why = std::string(error->what()).substr(8);  // without "cuckoo: "
-  return !error;
+  return internal::is_valid_config(c, why, internal::kCppOptionNames);
 }
 
-std::optional<OptionError> internal::config_error(const Config& c) {
-  const auto u = [](uint64_t n) { return std::to_string(n); };
-  if (auto e = bucket_size_error(c.bucket_size)) return e;
-  if (auto e = fingerprint_bits_error(c.fingerprint_bits)) return e;
+bool internal::is_valid_config(const Config& c, std::string* why, const OptionNames& names) {
+  auto reject = [why](const std::string& message) {
+    if (why) *why = message;
+    return false;
+  };
+  auto name = [&names](OptionName option) { return std::string(names[option]); };
+  if (!bucket_size_ok(c.bucket_size, why, names)) return false;
+  if (!fingerprint_bits_ok(c.fingerprint_bits, why, names)) return false;
   if (c.semi_sort && c.bucket_size != 4)
-    return error(kSemiSort, "true", name(kSemiSort) + " requires " + name(kBucketSize) + " 4 (got " + u(c.bucket_size) + ")");
+    return reject(name(kSemiSort) + " requires " + name(kBucketSize) + " 4 (got " + std::to_string(c.bucket_size) + ")");
   if (c.max_kicks > kMaxMaxKicks)
-    return error(kMaxKicks, u(c.max_kicks),
-                 name(kMaxKicks) + " must be at most " + u(kMaxMaxKicks) + " (got " + u(c.max_kicks) + ")");
+    return reject(name(kMaxKicks) + " must be at most " + std::to_string(kMaxMaxKicks) + " (got " +
+                  std::to_string(c.max_kicks) + ")");
   static_assert(internal::kMaxGrowableFingerprintBits == 28 && internal::kMinLevelLimit == 16, "the messages");
   if (c.growable && c.fingerprint_bits > internal::kMaxGrowableFingerprintBits)
-    return error(kFingerprintBits, u(c.fingerprint_bits),
-                 "a growable filter's " + name(kFingerprintBits) + " must be at most 28 (got " +
-                     u(c.fingerprint_bits) + "): its levels add bits to it, up to 16 levels");
+    return reject("a growable filter's " + name(kFingerprintBits) + " must be at most 28 (got " +
+                  std::to_string(c.fingerprint_bits) + "): its levels add bits to it, up to 16 levels");
   if (!c.growable && c.max_memory_bytes != 0)
-    return error(kMaxMemoryBytes, u(c.max_memory_bytes), name(kMaxMemoryBytes) + " applies to growable filters only");
+    return reject(name(kMaxMemoryBytes) + " applies to growable filters only");
   if (!is_valid_bucket_count(c.bucket_count))
-    return error(kBucketCount, u(c.bucket_count),
-                 name(kBucketCount) + " must be even and in 2..2^32 (got " + u(c.bucket_count) + ")");
+    return reject(name(kBucketCount) + " must be even and in 2..2^32 (got " + std::to_string(c.bucket_count) + ")");
   if (c.table_bytes() > std::numeric_limits<size_t>::max() - kTablePadding - 4096)
-    return error(kBucketCount, u(c.bucket_count),
-                 "a table of " + u(c.bucket_count) + " buckets (" + u(c.table_bytes()) + " bytes) exceeds " + kAddressSpace);
+    return reject("a table of " + std::to_string(c.bucket_count) + " buckets (" + std::to_string(c.table_bytes()) +
+                  " bytes) exceeds " + kAddressSpace);
   if (c.max_memory_bytes != 0 && c.table_bytes() > c.max_memory_bytes)
-    return error(kMaxMemoryBytes, u(c.max_memory_bytes),
-                 name(kMaxMemoryBytes) + " " + u(c.max_memory_bytes) + " is less than the first level's " +
-                     u(c.table_bytes()) + "-byte table");
-  return std::nullopt;
+    return reject(name(kMaxMemoryBytes) + " " + std::to_string(c.max_memory_bytes) + " is less than the first level's " +
+                  std::to_string(c.table_bytes()) + "-byte table");
+  return true;
 }
 
 double default_target_load(unsigned bucket_size, unsigned fingerprint_bits) {
@@ -176,36 +135,38 @@ unsigned min_fingerprint_bits_for_load(unsigned bucket_size) {
 }
 
 namespace {
-unsigned fixed_fingerprint_bits_for(double fpr, unsigned bucket_size) {
-  require_bucket_size(bucket_size);
-  require_fpr(fpr);
+// fingerprint_bits_for() with its messages naming options as `names` spells them.
+unsigned fixed_fingerprint_bits_for(double fpr, unsigned bucket_size, const OptionNames& names) {
+  require_bucket_size(bucket_size, names);
+  require_fpr(fpr, names);
   for (unsigned f = kMinFingerprintBits; f <= kMaxFingerprintBits; ++f) {
     if (2.0 * bucket_size / (std::ldexp(1.0, static_cast<int>(f)) - 1.0) <= fpr) return f;
   }
-  fail(internal::kFpr, show(fpr), name(internal::kFpr) + " " + show(fpr) + " needs more than 32 fingerprint bits");
+  fail(std::string(names[internal::kFpr]) + " " + show(fpr) + " needs more than 32 fingerprint bits");
 }
 
 // The first level's fingerprint of a growable filter: the shortest whose bound over every level it can
 // grow to, kLevelBoundFactor * 2b / (2^f - 1), is within fpr.
-unsigned growable_fingerprint_bits_for(double fpr, unsigned bucket_size) {
-  require_bucket_size(bucket_size);
-  require_fpr(fpr);
+unsigned growable_fingerprint_bits_for(double fpr, unsigned bucket_size, const OptionNames& names) {
+  require_bucket_size(bucket_size, names);
+  require_fpr(fpr, names);
   for (unsigned f = kMinFingerprintBits; f <= internal::kMaxGrowableFingerprintBits; ++f) {
     if (internal::kLevelBoundFactor * 2.0 * bucket_size / (std::ldexp(1.0, static_cast<int>(f)) - 1.0) <= fpr)
       return f;
   }
-  fail(internal::kFpr, show(fpr), name(internal::kFpr) + " " + show(fpr) +
+  fail(std::string(names[internal::kFpr]) + " " + show(fpr) +
        " is too small for a growable filter, which must have room for 16 levels; use a fixed filter");
 }
 }  // namespace
 
 unsigned fingerprint_bits_for(double fpr, unsigned bucket_size) {
-  return fixed_fingerprint_bits_for(fpr, bucket_size);
+  return fixed_fingerprint_bits_for(fpr, bucket_size, internal::kCppOptionNames);
 }
 
-Config resolve(const Options& options) { return internal::resolve(options, false); }
+Config resolve(const Options& options) { return internal::resolve(options, internal::kCppOptionNames, false); }
 
-Config internal::resolve(const Options& o, bool capacity_given) {
+Config internal::resolve(const Options& o, const OptionNames& names, bool capacity_given) {
+  auto name = [&names](OptionName option) { return std::string(names[option]); };
   Config c;
   c.bucket_size = o.bucket_size;
   c.semi_sort = o.semi_sort;
@@ -214,34 +175,33 @@ Config internal::resolve(const Options& o, bool capacity_given) {
   c.huge_pages = o.huge_pages;
   c.growable = o.growable;
   c.max_memory_bytes = o.max_memory_bytes;
-  if (!o.growable && o.max_memory_bytes != 0)
-    fail(kMaxMemoryBytes, std::to_string(o.max_memory_bytes), name(kMaxMemoryBytes) + " applies to growable filters only");
+  if (!o.growable && o.max_memory_bytes != 0) fail(name(kMaxMemoryBytes) + " applies to growable filters only");
 
-  require_bucket_size(o.bucket_size);
+  require_bucket_size(o.bucket_size, names);
   if (o.fpr && o.fingerprint_bits)
-    fail(kFingerprintBits, std::to_string(*o.fingerprint_bits), "set either " + name(kFpr) + " or " + name(kFingerprintBits) + ", not both (got " + name(kFpr) + " " +
+    fail("set either " + name(kFpr) + " or " + name(kFingerprintBits) + ", not both (got " + name(kFpr) + " " +
          show(*o.fpr) + " and " + name(kFingerprintBits) + " " + std::to_string(*o.fingerprint_bits) + ")");
   if (o.fingerprint_bits) {
-    require_fingerprint_bits(*o.fingerprint_bits);
+    require_fingerprint_bits(*o.fingerprint_bits, names);
     c.fingerprint_bits = *o.fingerprint_bits;
   } else {
     // A large fpr would allow fingerprints so short that the table jams far below its target load; a
     // longer one only lowers the false-positive rate.
     const double fpr = o.fpr.value_or(kDefaultFpr);
-    c.fingerprint_bits = std::max(o.growable ? growable_fingerprint_bits_for(fpr, o.bucket_size)
-                                             : fixed_fingerprint_bits_for(fpr, o.bucket_size),
+    c.fingerprint_bits = std::max(o.growable ? growable_fingerprint_bits_for(fpr, o.bucket_size, names)
+                                             : fixed_fingerprint_bits_for(fpr, o.bucket_size, names),
                                   min_fingerprint_bits_for_load(o.bucket_size));
   }
 
   // Checked even when bucket_count makes it unused: a NaN or 5 is a mistake either way.
   if (o.target_load && !(*o.target_load > 0.0 && *o.target_load <= 1.0))
-    fail(kTargetLoad, show(*o.target_load), name(kTargetLoad) + " must be in (0, 1] (got " + show(*o.target_load) + ")");
-  const auto no_capacity = [&] { fail(kCapacity, "0", name(kCapacity) + " must be at least 1 (got 0)"); };
+    fail(name(kTargetLoad) + " must be in (0, 1] (got " + show(*o.target_load) + ")");
+  const auto no_capacity = [&] { fail(name(kCapacity) + " must be at least 1 (got 0)"); };
   if (capacity_given && o.capacity == 0) no_capacity();
   if (o.bucket_count) {
-    if (*o.bucket_count == 0) fail(kBucketCount, "0", name(kBucketCount) + " must be at least 1 (got 0)");
+    if (*o.bucket_count == 0) fail(name(kBucketCount) + " must be at least 1 (got 0)");
     if (*o.bucket_count > kMaxBucketCount)
-      fail(kBucketCount, std::to_string(*o.bucket_count), name(kBucketCount) + " must be at most 2^32 (got " + std::to_string(*o.bucket_count) + ")");
+      fail(name(kBucketCount) + " must be at most 2^32 (got " + std::to_string(*o.bucket_count) + ")");
     c.bucket_count = *o.bucket_count + (*o.bucket_count & 1);
   } else {
     const uint64_t capacity = o.capacity == 0 && o.growable ? kDefaultInitialCapacity : o.capacity;
@@ -266,19 +226,15 @@ Config internal::resolve(const Options& o, bool capacity_given) {
     // key set that no placement could hold and filled early), and from 10^6 items on the slack is under
     // 0.5% of the memory.
     buckets += std::ceil(2.0 * std::sqrt(buckets));
-    // The option to blame: target_load when the user set it, else the capacity.
-    const auto too_many_error = [&] {
-      if (o.target_load) fail(kTargetLoad, show(*o.target_load), too_many());
-      fail(kCapacity, std::to_string(capacity), too_many());
-    };
-    if (buckets > static_cast<double>(kMaxBucketCount)) too_many_error();
+    if (buckets > static_cast<double>(kMaxBucketCount)) fail(too_many());
     uint64_t n = static_cast<uint64_t>(buckets);
     n = n < 2 ? 2 : n + (n & 1);
-    if (n > kMaxBucketCount) too_many_error();
+    if (n > kMaxBucketCount) fail(too_many());
     c.bucket_count = n;
   }
 
-  if (auto e = internal::config_error(c)) throw *e;
+  std::string why;
+  if (!internal::is_valid_config(c, &why, names)) fail(why);
   return c;
 }
 
@@ -312,7 +268,7 @@ double internal::level_false_positive_bound(const Config& growing, unsigned leve
 }
 
 double false_positive_bound(const Config& c) {
-  require_fingerprint_bits(c.fingerprint_bits);
+  require_fingerprint_bits(c.fingerprint_bits, internal::kCppOptionNames);
   if (c.growable) return internal::level_false_positive_bound(c, internal::level_limit(c));
   return match_bound(1.0 / (std::ldexp(1.0, static_cast<int>(c.fingerprint_bits)) - 1.0), c.bucket_size);
 }

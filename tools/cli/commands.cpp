@@ -122,14 +122,11 @@ std::string quoted(std::string_view key) {
 
 // The filter options shared by build: --capacity, --fpr, --fingerprint-bits, --bucket-size, --seed,
 // --semi-sort, --growable (capacity then sizes the first level; none picks the core's default). The core
-// checks their ranges; filter_for() names them in its messages as the command line spells them (kFlags).
+// checks their ranges; filter_for() names them in its messages as the command line spells them.
 cuckoo::Options filter_options(const Args& args, std::optional<uint64_t> capacity) {
   // The core reads capacity 0 as "not given" for a growing filter; a given 0 is refused for either kind,
   // with the message the core (and the npm package) gives for a fixed one.
-  if (capacity == uint64_t{0}) {
-    using cuckoo::Option;
-    throw cuckoo::OptionError(Option::capacity, "0", cuckoo::OptionError::placeholder(Option::capacity) + " must be at least 1 (got 0)");
-  }
+  if (capacity == uint64_t{0}) throw std::invalid_argument("capacity must be at least 1 (got 0)");
   cuckoo::Options o;
   o.capacity = capacity.value_or(0);
   if (auto fpr = args.number("fpr")) o.fpr = *fpr;
@@ -141,19 +138,36 @@ cuckoo::Options filter_options(const Args& args, std::optional<uint64_t> capacit
   return o;
 }
 
-// Each option as the command line writes it; the library's name for those it has no flag for.
-const cuckoo::OptionSpelling kFlags = {
-    "--capacity",  "--fpr",       "--fingerprint-bits", "--bucket-size", "max_kicks",        "--seed",
-    "--semi-sort", "target_load", "bucket_count",       "--growable",    "max_memory_bytes",
-};
+// The core's message about an option, with the option named as the tool's users write it: "bucket_size
+// must be 2, 4 or 8" becomes "--bucket-size must be 2, 4 or 8". Only whole words are replaced.
+std::string with_cli_option_names(std::string message) {
+  static constexpr std::pair<std::string_view, std::string_view> kSpellings[] = {
+      {"capacity", "--capacity"},       {"fpr", "--fpr"},   {"fingerprint_bits", "--fingerprint-bits"},
+      {"bucket_size", "--bucket-size"}, {"seed", "--seed"}, {"semi_sort", "--semi-sort"},
+  };
+  auto is_word_char = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+  };
+  for (const auto& [core_name, cli_name] : kSpellings) {
+    for (size_t at = message.find(core_name); at != std::string::npos; at = message.find(core_name, at)) {
+      const size_t end = at + core_name.size();
+      if ((at > 0 && is_word_char(message[at - 1])) || (end < message.size() && is_word_char(message[end]))) {
+        at = end;
+        continue;
+      }
+      message.replace(at, core_name.size(), cli_name);
+      at += cli_name.size();
+    }
+  }
+  return message;
+}
 
 // A new filter with the command line's options; their errors name them as the command line does.
 CuckooFilter filter_for(const Args& args, std::optional<uint64_t> capacity) {
   try {
     return CuckooFilter(filter_options(args, capacity));
-  } catch (const cuckoo::OptionError& e) {
-    std::string message = e.message(kFlags);
-    throw std::invalid_argument(message.substr(message.rfind("cuckoo: ", 0) == 0 ? 8 : 0));
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(with_cli_option_names(core_message(e)));
   }
 }
 

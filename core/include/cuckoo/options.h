@@ -5,10 +5,8 @@
 // place sizing decisions are made, so the native build, the WASM build and the benchmark all size alike.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <optional>
-#include <stdexcept>
 #include <string>
 
 #include "cuckoo/export.h"
@@ -90,49 +88,6 @@ struct Config {
   uint64_t table_bytes() const { return (bucket_count * bits_per_bucket() + 7) / 8; }
 };
 
-// The Options fields an OptionError can name, in the order of OptionSpelling.
-enum class Option : unsigned {
-  capacity,
-  fpr,
-  fingerprint_bits,
-  bucket_size,
-  max_kicks,
-  seed,
-  semi_sort,
-  target_load,
-  bucket_count,
-  growable,
-  max_memory_bytes,
-};
-inline constexpr unsigned kOptionCount = 11;
-
-// How a front end writes each option, indexed by Option (a command line: "--bucket-size").
-using OptionSpelling = std::array<const char*, kOptionCount>;
-// C++'s spelling, the Options field names ("bucket_size"): what OptionError::what() says.
-CUCKOO_API const OptionSpelling& cpp_option_spelling();
-
-// An impossible option, as resolve() and fingerprint_bits_for() report it: which option (option()), the
-// offending value as given (value(), as text: "3", "1e-12", "true"), and the message, which what() gives
-// with the options named as C++ spells them and message(spelling) with them named any other way, so that
-// a front end can name them as its users write them without rewriting the text. A std::invalid_argument,
-// so code that catches that still does.
-class CUCKOO_API OptionError : public std::invalid_argument {
- public:
-  // `text` is the message with option o written as placeholder(o).
-  OptionError(Option option, std::string value, std::string text);
-  Option option() const noexcept { return option_; }
-  const std::string& value() const noexcept { return value_; }
-  // The message with each option named as `spelling` writes it (what() is message(cpp_option_spelling())).
-  std::string message(const OptionSpelling& spelling) const;
-  // How `text` marks option o: two bytes, "\x1f" and 'A' + o.
-  static std::string placeholder(Option option);
-
- private:
-  Option option_;
-  std::string value_;
-  std::string text_;
-};
-
 // Checks a Config against the limits above; on failure returns false and, if `why` is given, names the
 // offending field. Used by resolve() and by the deserializer before it trusts a header.
 CUCKOO_API bool is_valid_config(const Config& config, std::string* why = nullptr);
@@ -153,14 +108,14 @@ CUCKOO_API double default_target_load(unsigned bucket_size, unsigned fingerprint
 CUCKOO_API unsigned min_fingerprint_bits_for_load(unsigned bucket_size);
 
 // Smallest fingerprint that keeps the false-positive bound 2b / (2^f - 1) at or below fpr (4..32).
-// Throws OptionError if bucket_size is not 2, 4 or 8, fpr is outside (0, 1) or needs more
+// Throws std::invalid_argument if bucket_size is not 2, 4 or 8, fpr is outside (0, 1) or needs more
 // than 32 bits.
 CUCKOO_API unsigned fingerprint_bits_for(double fpr, unsigned bucket_size);
 
-// Options -> Config. Throws OptionError naming the option on impossible input
+// Options -> Config. Throws std::invalid_argument naming the option on impossible input
 // (bucket_size 3, fingerprint_bits 0 or 40, capacity 0, fpr outside (0,1), target_load outside (0,1],
 // sizes that overflow, ...). The one check of options for every front end: the WebAssembly binding calls
-// it too (core/src/option_names.h), and names the options as JS spells them (OptionError::message).
+// it too (core/src/option_names.h), and its messages then name the options as JS spells them.
 CUCKOO_API Config resolve(const Options& options);
 
 // Upper bound of the false-positive rate of a full filter with this Config: 1 - (1 - 1/(2^f-1))^(2b). For a
