@@ -83,8 +83,9 @@ GrowthConfig parse_args(int argc, char** argv) {
     } else if (arg == "--growing-max-kicks") {
       config.growing_max_kicks = static_cast<unsigned>(std::stoul(value()));
     } else if (arg == "--help" || arg == "-h") {
-      std::printf("usage: growth_eval [--full] [--out DIR] [--initial N] [--growth X] [--fpr A,B] [--queries N] "
-                  "[--rounds N] [--growing-max-kicks N]\n");
+      std::printf(
+          "usage: growth_eval [--full] [--out DIR] [--initial N] [--growth X] [--fpr A,B] [--queries N] "
+          "[--rounds N] [--growing-max-kicks N]\n");
       std::exit(0);
     } else {
       throw std::invalid_argument("unknown argument " + arg);
@@ -113,7 +114,6 @@ std::string describe_config(const GrowthConfig& c) {
       << "keys:               splitmix64 finalizer of disjoint even/odd counters (bench/keys.h)\n";
   return out.str();
 }
-
 
 cuckoo::Options growing_options(const GrowthConfig& config, double fpr) {
   cuckoo::Options options;
@@ -581,7 +581,8 @@ std::vector<Rate> measure_rates(const GrowthConfig& config, double fpr, const Ke
         RoundRates rates{std::string(positive ? "positive" : "negative") + " lookups, " +
                              (batched ? "batched" : "single") + ", " + state + " (" +
                              std::to_string(growing->levels()) + " levels)",
-                         {}, {}};
+                         {},
+                         {}};
         time_lookups(config, *growing, *fixed, positive ? positives : negatives, batched, &rates);
         out.push_back(rates.summary());
       }
@@ -640,7 +641,8 @@ int run(int argc, char** argv) {
 }  // namespace
 
 const char* kind_name(CurvePoint::Kind kind) {
-  return kind == CurvePoint::kLevelsFull ? "levels full" : kind == CurvePoint::kJustGrown ? "just grown" : "grid";
+  return kind == CurvePoint::kLevelsFull ? "levels full" : kind == CurvePoint::kJustGrown ? "just grown"
+                                                                                          : "grid";
 }
 
 }  // namespace bench

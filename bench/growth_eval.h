@@ -14,12 +14,12 @@ struct GrowthConfig {
   uint64_t initial_capacity = 4096;  // C0: Options::capacity of the growing filter (its level 0)
   double growth = 1000;              // grow to at least growth * C0 items, then on until the levels are full
   std::vector<double> fprs = {0.001, 0.01};
-  int points_per_doubling = 4;       // the curve's grid, besides the points around every growth
-  size_t fpr_queries = size_t{1} << 20;    // negative keys per curve point (also timed as lookups)
+  int points_per_doubling = 4;                // the curve's grid, besides the points around every growth
+  size_t fpr_queries = size_t{1} << 20;       // negative keys per curve point (also timed as lookups)
   size_t positive_queries = size_t{1} << 18;  // positive keys per curve point
-  size_t rate_queries = size_t{1} << 20;   // keys per lookup pass at the final size
-  int rounds = 3;                          // alternating growing / fixed rounds at the final size
-  unsigned growing_max_kicks = 0;          // an experiment: Options::max_kicks of the growing filter (0: default)
+  size_t rate_queries = size_t{1} << 20;      // keys per lookup pass at the final size
+  int rounds = 3;                             // alternating growing / fixed rounds at the final size
+  unsigned growing_max_kicks = 0;             // an experiment: Options::max_kicks of the growing filter (0: default)
   uint64_t seed = 0x243F6A8885A308D3ull;
 };
 
@@ -28,8 +28,8 @@ struct Measured {
   uint64_t items = 0;
   unsigned levels = 1;
   double bits_per_item = 0;
-  double fpr = 0;    // measured on GrowthConfig::fpr_queries never-inserted keys
-  double bound = 0;  // false_positive_bound() as the filter is
+  double fpr = 0;                          // measured on GrowthConfig::fpr_queries never-inserted keys
+  double bound = 0;                        // false_positive_bound() as the filter is
   double neg_single = 0, neg_batched = 0;  // M lookups/s, never-inserted keys
   double pos_single = 0, pos_batched = 0;  // M lookups/s, inserted keys
   uint64_t false_negatives = 0;            // must be 0
@@ -38,7 +38,9 @@ struct Measured {
 
 // A point of the curve: the growing filter and a fixed filter created for exactly its item count.
 struct CurvePoint {
-  enum Kind { kGrid, kLevelsFull, kJustGrown };
+  enum Kind { kGrid,
+              kLevelsFull,
+              kJustGrown };
   Kind kind = kGrid;
   Measured growing, fixed;
 };
@@ -51,9 +53,9 @@ struct Rate {
 
 struct GrowthResult {
   double fpr = 0;
-  uint64_t final_items = 0;           // levels full, at least growth * C0
-  std::vector<uint64_t> growth_at;    // item counts at which the levels were full (the next insert grew)
-  std::vector<CurvePoint> curve;      // ordered by items
+  uint64_t final_items = 0;         // levels full, at least growth * C0
+  std::vector<uint64_t> growth_at;  // item counts at which the levels were full (the next insert grew)
+  std::vector<CurvePoint> curve;    // ordered by items
   std::vector<Rate> rates;
   double seconds = 0;
 };
@@ -66,8 +68,8 @@ void write_csv(const GrowthConfig& config, const std::vector<GrowthResult>& resu
 void write_figures(const GrowthConfig& config, const std::vector<GrowthResult>& results);
 
 // The targets, checked by the summary.
-inline constexpr double kMemoryTargetFull = 1.7;                         // levels full, at >= 1000x
-inline constexpr double kMemoryTargetGrown = 2 * kMemoryTargetFull;      // right after that growth
-inline constexpr double kRateTarget = 0.6;                               // inserts, positive lookups
+inline constexpr double kMemoryTargetFull = 1.7;                     // levels full, at >= 1000x
+inline constexpr double kMemoryTargetGrown = 2 * kMemoryTargetFull;  // right after that growth
+inline constexpr double kRateTarget = 0.6;                           // inserts, positive lookups
 
 }  // namespace bench

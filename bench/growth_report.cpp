@@ -37,13 +37,15 @@ const CurvePoint* last_of(const GrowthResult& result, CurvePoint::Kind kind) {
 }
 
 std::string render_one(const GrowthConfig& config, const GrowthResult& r) {
-  std::string out = fmt("== Requested false-positive rate %g: %llu items at the end, %.0fx the initial capacity "
-                        "%llu (%.0f s)\n\n",
-                        r.fpr, (unsigned long long)r.final_items, double(r.final_items) / config.initial_capacity,
-                        (unsigned long long)config.initial_capacity, r.seconds);
+  std::string out = fmt(
+      "== Requested false-positive rate %g: %llu items at the end, %.0fx the initial capacity "
+      "%llu (%.0f s)\n\n",
+      r.fpr, (unsigned long long)r.final_items, double(r.final_items) / config.initial_capacity,
+      (unsigned long long)config.initial_capacity, r.seconds);
 
-  out += "Around every growth (levels full = the next insert adds a level; just grown = the newest level holds "
-         "one item).\nLookup columns: growing / fixed, M lookups/s of the growing filter in brackets.\n";
+  out +=
+      "Around every growth (levels full = the next insert adds a level; just grown = the newest level holds "
+      "one item).\nLookup columns: growing / fixed, M lookups/s of the growing filter in brackets.\n";
   out += fmt("%-11s %10s %7s %3s %6s %6s %5s  %-9s %-9s %-9s  %-12s %-12s %-12s %-12s\n", "point", "items", "growth",
              "lv", "bits/i", "fixed", "ratio", "fpr", "bound", "fixed fpr", "neg single", "neg batched",
              "pos single", "pos batched");
@@ -51,12 +53,13 @@ std::string render_one(const GrowthConfig& config, const GrowthResult& r) {
     if (p.kind == CurvePoint::kGrid) continue;
     const Measured& g = p.growing;
     const Measured& f = p.fixed;
-    out += fmt("%-11s %10llu %6.1fx %3u %6.2f %6.2f %5.2f  %-9.6f %-9.6f %-9.6f  %4.2f (%5.1f) %4.2f (%5.1f) "
-               "%4.2f (%5.1f) %4.2f (%5.1f)\n",
-               kind_name(p.kind), (unsigned long long)g.items, double(g.items) / config.initial_capacity, g.levels,
-               g.bits_per_item, f.bits_per_item, g.bits_per_item / f.bits_per_item, g.fpr, g.bound, f.fpr,
-               g.neg_single / f.neg_single, g.neg_single, g.neg_batched / f.neg_batched, g.neg_batched,
-               g.pos_single / f.pos_single, g.pos_single, g.pos_batched / f.pos_batched, g.pos_batched);
+    out += fmt(
+        "%-11s %10llu %6.1fx %3u %6.2f %6.2f %5.2f  %-9.6f %-9.6f %-9.6f  %4.2f (%5.1f) %4.2f (%5.1f) "
+        "%4.2f (%5.1f) %4.2f (%5.1f)\n",
+        kind_name(p.kind), (unsigned long long)g.items, double(g.items) / config.initial_capacity, g.levels,
+        g.bits_per_item, f.bits_per_item, g.bits_per_item / f.bits_per_item, g.fpr, g.bound, f.fpr,
+        g.neg_single / f.neg_single, g.neg_single, g.neg_batched / f.neg_batched, g.neg_batched,
+        g.pos_single / f.pos_single, g.pos_single, g.pos_batched / f.pos_batched, g.pos_batched);
   }
 
   // Targets.
@@ -70,10 +73,11 @@ std::string render_one(const GrowthConfig& config, const GrowthResult& r) {
   }
   out += fmt("\nTargets (%zu curve points from %llu to %llu items)\n", r.curve.size(),
              (unsigned long long)r.curve.front().growing.items, (unsigned long long)r.curve.back().growing.items);
-  out += fmt("  false-positive rate <= %g at every size: highest measured %.6f (%.2f of the rate, at %llu items); "
-             "highest bound %.6f: %s\n",
-             r.fpr, worst_fpr * r.fpr, worst_fpr, (unsigned long long)worst_at, worst_bound * r.fpr,
-             verdict(worst_fpr <= 1 && worst_bound <= 1));
+  out += fmt(
+      "  false-positive rate <= %g at every size: highest measured %.6f (%.2f of the rate, at %llu items); "
+      "highest bound %.6f: %s\n",
+      r.fpr, worst_fpr * r.fpr, worst_fpr, (unsigned long long)worst_at, worst_bound * r.fpr,
+      verdict(worst_fpr <= 1 && worst_bound <= 1));
   if (const CurvePoint* full = last_of(r, CurvePoint::kLevelsFull)) {
     const double ratio = full->growing.bits_per_item / full->fixed.bits_per_item;
     out += fmt("  memory, levels full at %.0fx (%u levels): %.2f vs %.2f bits/item = %.2fx (target <= %.1fx): %s\n",
@@ -90,9 +94,10 @@ std::string render_one(const GrowthConfig& config, const GrowthResult& r) {
   out += fmt("  false negatives %llu, fixed-filter inserts refused %llu: %s\n", (unsigned long long)false_negatives,
              (unsigned long long)failed, verdict(false_negatives == 0 && failed == 0));
 
-  out += fmt("\nAt the final size, medians of %d rounds (alternating which filter goes first); ratio = median of "
-             "the rounds' growing / fixed\n",
-             config.rounds);
+  out += fmt(
+      "\nAt the final size, medians of %d rounds (alternating which filter goes first); ratio = median of "
+      "the rounds' growing / fixed\n",
+      config.rounds);
   int width = 58;
   for (const Rate& rate : r.rates) width = std::max(width, static_cast<int>(rate.what.size()));
   out += fmt("%-*s %9s %9s %6s\n", width, "M operations/s", "growing", "fixed", "ratio");
@@ -144,8 +149,7 @@ void write_csv(const GrowthConfig& config, const std::vector<GrowthResult>& resu
 void write_figures(const GrowthConfig& config, const std::vector<GrowthResult>& results) {
   const std::string c0 = fmt("initial capacity %llu", (unsigned long long)config.initial_capacity);
 
-  Plot bits{"Bits per item as the filter grows (" + c0 + ")", "items", "bits per item (table bits / items)", true,
-            true, {}, {}};
+  Plot bits{"Bits per item as the filter grows (" + c0 + ")", "items", "bits per item (table bits / items)", true, true, {}, {}};
   for (const GrowthResult& r : results) {
     Series growing{"growing, fpr " + fpr_label(r.fpr), {}, false, false};
     Series fixed{"fixed for the items, fpr " + fpr_label(r.fpr), {}, true, false};
@@ -159,8 +163,7 @@ void write_figures(const GrowthConfig& config, const std::vector<GrowthResult>& 
   write_svg(bits, config.out_dir + "/growth_bits_per_item.svg");
 
   for (const GrowthResult& r : results) {
-    Plot plot{"False-positive rate as the filter grows (fpr " + fpr_label(r.fpr) + ", " + c0 + ")", "items",
-              "false-positive rate", true, true, {}, {}};
+    Plot plot{"False-positive rate as the filter grows (fpr " + fpr_label(r.fpr) + ", " + c0 + ")", "items", "false-positive rate", true, true, {}, {}};
     Series measured{"growing, measured", {}, false, false};
     Series bound{"growing, false_positive_bound()", {}, true, false};
     Series fixed{"fixed for the items, measured", {}, false, true};
@@ -177,8 +180,7 @@ void write_figures(const GrowthConfig& config, const std::vector<GrowthResult>& 
 
   // Lookups against levels, at the points where the levels are full, for the first rate.
   const GrowthResult& r = results.front();
-  Plot lookups{"Lookups, growing / fixed, levels full (fpr " + fpr_label(r.fpr) + ")", "levels",
-               "rate relative to the fixed filter", false, true, {}, {}};
+  Plot lookups{"Lookups, growing / fixed, levels full (fpr " + fpr_label(r.fpr) + ")", "levels", "rate relative to the fixed filter", false, true, {}, {}};
   Series neg{"negative, single", {}, false, false}, neg_b{"negative, batched", {}, false, false};
   Series pos{"positive, single", {}, false, false}, pos_b{"positive, batched", {}, false, false};
   Series target{"target for positive lookups", {}, true, false};

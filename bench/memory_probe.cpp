@@ -56,7 +56,8 @@ double queries_per_second(const BareReads& table, const std::vector<uint64_t>& q
     for (int round = 0; round < R; ++round) {
       q ^= q >> 7;
       q += 0x9E37;
-      __asm__("" : "+r"(q));
+      __asm__(""
+              : "+r"(q));
     }
     hits += table.contains(q);
   }

@@ -27,8 +27,8 @@
 #include "machine_info.h"
 #include "paper/lifecycle.h"
 #include "paper/options.h"
-#include "report.h"
 #include "paper/results.h"
+#include "report.h"
 #include "timer.h"
 
 namespace bench::paper {

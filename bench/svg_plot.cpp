@@ -43,7 +43,9 @@ double nice_step(double span, int target_ticks) {
   const double raw = span / target_ticks;
   const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
   const double fraction = raw / magnitude;
-  const double nice = fraction <= 1 ? 1 : fraction <= 2 ? 2 : fraction <= 5 ? 5 : 10;
+  const double nice = fraction <= 1 ? 1 : fraction <= 2 ? 2
+                                      : fraction <= 5   ? 5
+                                                        : 10;
   return nice * magnitude;
 }
 

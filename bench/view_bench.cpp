@@ -211,16 +211,19 @@ int lookups(const Args& a) {
     sb.push_back(batched_mops(span, q, out));
   }
   std::printf("lookups (%zu keys, 50%% present, %d rounds alternated; Mops/s median):\n", q.size(), a.rounds);
-  std::printf("  single:  view of the file %.2f  loaded %.2f  view of an anonymous copy %.2f  "
-              "ratios to loaded: file %.3f, copy %.3f\n",
-              median(vs), median(ls), median(ss), median(vs) / median(ls), median(ss) / median(ls));
-  std::printf("  batched: view of the file %.2f  loaded %.2f  view of an anonymous copy %.2f  "
-              "ratios to loaded: file %.3f, copy %.3f\n",
-              median(vb), median(lb), median(sb), median(vb) / median(lb), median(sb) / median(lb));
-  std::printf("memory of this process: Rss %s, FilePmdMapped %s (the view's pages mapped 2 MiB at a time), "
-              "AnonHugePages %s (the loaded table's)\n",
-              rollup_field(::getpid(), "Rss:").c_str(), rollup_field(::getpid(), "FilePmdMapped:").c_str(),
-              rollup_field(::getpid(), "AnonHugePages:").c_str());
+  std::printf(
+      "  single:  view of the file %.2f  loaded %.2f  view of an anonymous copy %.2f  "
+      "ratios to loaded: file %.3f, copy %.3f\n",
+      median(vs), median(ls), median(ss), median(vs) / median(ls), median(ss) / median(ls));
+  std::printf(
+      "  batched: view of the file %.2f  loaded %.2f  view of an anonymous copy %.2f  "
+      "ratios to loaded: file %.3f, copy %.3f\n",
+      median(vb), median(lb), median(sb), median(vb) / median(lb), median(sb) / median(lb));
+  std::printf(
+      "memory of this process: Rss %s, FilePmdMapped %s (the view's pages mapped 2 MiB at a time), "
+      "AnonHugePages %s (the loaded table's)\n",
+      rollup_field(::getpid(), "Rss:").c_str(), rollup_field(::getpid(), "FilePmdMapped:").c_str(),
+      rollup_field(::getpid(), "AnonHugePages:").c_str());
   std::printf("(checksum %llu)\n", static_cast<unsigned long long>(bench::g_checksum_sink));
   return 0;
 }

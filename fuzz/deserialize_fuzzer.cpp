@@ -20,8 +20,8 @@
 #include <cstring>
 #include <optional>
 #include <string>
-#include <utility>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <cuckoo/cuckoo.h>
@@ -30,8 +30,8 @@
 #include "filter_core.h"
 #include "hash.h"
 #include "level_hasher.h"
-#include "repair.h"
 #include "reader_probe.h"  // wasm/: the read-only module's operations, compiled natively here
+#include "repair.h"
 
 namespace {
 
@@ -43,7 +43,6 @@ using fuzz_repair::reseal;
 void check(bool ok) {
   if (!ok) std::abort();
 }
-
 
 // The read-only module's view of accepted bytes, laid out as js/reader_filter.js writes it, over the bytes
 // in place (their own allocation: AddressSanitizer sees any read past them): every table passes its
@@ -106,7 +105,7 @@ void check_reader(const cuckoo::CuckooFilter& f, const std::vector<uint8_t>& byt
 
 // Exercises a filter that deserialize accepted, with keys taken from the input.
 void exercise(cuckoo::CuckooFilter& f, const std::vector<uint8_t>& bytes) {
-  check(f.serialize() == bytes);  // before any mutation: loading and saving is the identity
+  check(f.serialize() == bytes);                   // before any mutation: loading and saving is the identity
   check(f.size() <= f.slot_count() + f.levels());  // each level may hold a parked victim
   check(f.levels() == 1 || f.config().growable);
   check(f.config().growable || f.is_full() || f.size() <= f.slot_count());

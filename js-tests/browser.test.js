@@ -43,14 +43,16 @@ const chromiumArgs = [
 
 // Every golden file: they are small (the largest is 576 bytes) and the page checks them all in well under
 // a second.
-const sidecars = existsSync(goldenDir) ? readdirSync(goldenDir).filter((f) => f.endsWith('.json')).sort() : [];
+const sidecars = existsSync(goldenDir)
+  ? readdirSync(goldenDir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+  : [];
 
 // What a site that allows WebAssembly and nothing else would send; inline <script>s are allowed by hash.
 function strictCsp(html) {
   const code = html.replace(/<!--[\s\S]*?-->/g, '');
-  const hashes = [...code.matchAll(/<script[^>]*>([\s\S]*?)<\/script>/g)].map(
-    (m) => `'sha256-${createHash('sha256').update(m[1]).digest('base64')}'`,
-  );
+  const hashes = [...code.matchAll(/<script[^>]*>([\s\S]*?)<\/script>/g)].map((m) => `'sha256-${createHash('sha256').update(m[1]).digest('base64')}'`);
   return `default-src 'none'; script-src 'self' 'wasm-unsafe-eval' ${hashes.join(' ')}; connect-src 'self'; img-src data:`;
 }
 
@@ -150,10 +152,7 @@ async function withChromium(extra, body) {
 
 test('browser: headless Chromium loads the package from <script type="module"> and reads native golden filters', async (t) => {
   if (!chromiumAvailable(t)) return;
-  assert.ok(
-    existsSync(path.join(root, 'dist', 'cuckoo_wasm_binary.mjs')),
-    'dist/cuckoo_wasm_binary.mjs is missing: run `npm run build` first',
-  );
+  assert.ok(existsSync(path.join(root, 'dist', 'cuckoo_wasm_binary.mjs')), 'dist/cuckoo_wasm_binary.mjs is missing: run `npm run build` first');
   assert.ok(sidecars.length > 0, `no golden sidecars in ${goldenDir}`);
 
   await withChromium({}, async ({ page, requests, port }) => {
@@ -191,7 +190,11 @@ test('browser: headless Chromium loads the package from <script type="module"> a
     assert.deepEqual([...origins], [origin], 'the page fetched from another origin');
     const notFound = requests.filter((r) => r.status !== 200).map((r) => r.path);
     // Chromium may ask for /favicon.ico on its own; nothing else may be missing.
-    assert.deepEqual(notFound.filter((p) => p !== '/favicon.ico'), [], 'requests the server could not answer');
+    assert.deepEqual(
+      notFound.filter((p) => p !== '/favicon.ico'),
+      [],
+      'requests the server could not answer',
+    );
 
     // The browser path is the package's ESM files and the embedded web module: no CJS, no Node built-in.
     const scripts = requests.filter((r) => /\.(m?js)$/.test(r.path) && r.status === 200);
@@ -328,7 +331,11 @@ try {
     write: false,
     logLevel: 'silent',
   });
-  assert.deepEqual(built.warnings.map((w) => w.text), [], 'esbuild warnings');
+  assert.deepEqual(
+    built.warnings.map((w) => w.text),
+    [],
+    'esbuild warnings',
+  );
   const bundle = built.outputFiles[0].text;
   assert.doesNotMatch(bundle, nodeBuiltinImport);
   const html = '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="/bundle.js"></script>';
@@ -352,8 +359,14 @@ try {
     // One script, the bundle: nothing fetched from js/ or dist/.
     const paths = requests.map((r) => r.path).filter((p) => p !== '/favicon.ico');
     assert.deepEqual(paths, ['/bundle.html', '/bundle.js', `/testdata/golden/${name}`, `/testdata/golden/${meta.file}`]);
-    assert.deepEqual(result.present, meta.present.map(() => true));
-    assert.deepEqual(result.absent, meta.absent.map(() => false));
+    assert.deepEqual(
+      result.present,
+      meta.present.map(() => true),
+    );
+    assert.deepEqual(
+      result.absent,
+      meta.absent.map(() => false),
+    );
     assert.deepEqual(result.reserialized, [...readFileSync(path.join(goldenDir, meta.file))]);
   });
 });
@@ -394,7 +407,10 @@ test("browser: the README's browser example runs through the reader under the st
     assert.deepEqual(errors, []);
     assert.deepEqual(logs, ['true']);
     const fetched = requests.map((r) => r.path).filter((p) => p !== '/favicon.ico');
-    const modules = fetched.filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length)).sort();
+    const modules = fetched
+      .filter((p) => p.startsWith(prefix))
+      .map((p) => p.slice(prefix.length))
+      .sort();
     for (const m of modules) assert.match(m, /^(js\/(reader\w*|classify|errors|memory)\.js|dist\/cuckoo_reader_binary\.mjs)$/);
     assert.ok(modules.includes('js/reader.js') && modules.includes('dist/cuckoo_reader_binary.mjs'), modules.join(' '));
     assert.ok(fetched.includes('/blocklist.cuckoo'));

@@ -13,7 +13,7 @@ const testdata = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '
 
 function split(joined, chunkBytes) {
   const out = [];
-  for (let at = 0; at < joined.length; ) {
+  for (let at = 0; at < joined.length;) {
     const n = new DataView(joined.buffer, joined.byteOffset + at).getUint32(12, true) + 40;
     assert.ok(n <= chunkBytes);
     out.push(joined.slice(at, at + n));
@@ -58,7 +58,11 @@ test('chunks of any size rebuild the same filter, fixed or growing, from arrays 
       const g = await CuckooFilter.fromChunks(chunks);
       assert.deepEqual(g.serialize(), bytes);
       g.dispose();
-      const h = await CuckooFilter.fromChunks((async function* () { yield* chunks; })());
+      const h = await CuckooFilter.fromChunks(
+        (async function* () {
+          yield* chunks;
+        })(),
+      );
       assert.deepEqual(h.serialize(), bytes);
       h.dispose();
     }

@@ -6,19 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import {
-  chmodSync,
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,7 +84,13 @@ test('cli: info prints the same digits as the native tool, exact ties included',
   assert.equal(js(['build', '-q', '-b', '8', '-o', 'one.cf', 'one.txt']).status, 0);
   assert.match(js(['info', 'one.cf']).stdout, /^load: 3\.13%$/m);
   assert.equal(js(['info', 'one.cf']).stdout, native(['info', 'one.cf']).stdout);
-  const shapes = [['-b', '2', '-f', '4'], ['-b', '4', '-f', '7'], ['-b', '4', '-f', '5', '--semi-sort'], ['-b', '8', '-f', '5'], ['-b', '4', '-g', '-f', '9']];
+  const shapes = [
+    ['-b', '2', '-f', '4'],
+    ['-b', '4', '-f', '7'],
+    ['-b', '4', '-f', '5', '--semi-sort'],
+    ['-b', '8', '-f', '5'],
+    ['-b', '4', '-g', '-f', '9'],
+  ];
   for (const [i, keys] of [1, 3, 5, 24, 40, 77, 100].entries()) {
     writeFileSync(at('k.txt'), Array.from({ length: keys }, (_, k) => `k${k}`).join('\n'));
     const shape = shapes[i % shapes.length];
@@ -164,7 +158,11 @@ test('cli: delete names a missing key by its bytes, as natively', { skip: !haveN
 });
 
 test('cli: --capacity 0 is refused alike, with or without --growable', { skip: !haveNative && `no native tool at ${nativeCli}` }, () => {
-  for (const args of [['-n', '0'], ['-g', '-n', '0'], ['-g', '--capacity=0x0']]) {
+  for (const args of [
+    ['-n', '0'],
+    ['-g', '-n', '0'],
+    ['-g', '--capacity=0x0'],
+  ]) {
     const n = native(['build', '-q', '-o', 'zero.cf', ...args, 'lf.txt']);
     assert.deepEqual(js(['build', '-q', '-o', 'zero.cf', ...args, 'lf.txt']), n, args.join(' '));
     assert.equal(n.status, 2);
@@ -173,26 +171,30 @@ test('cli: --capacity 0 is refused alike, with or without --growable', { skip: !
   assert.ok(!existsSync(at('zero.cf')));
 });
 
-test('cli: option errors name the options as the command line spells them, alike in both tools', { skip: !haveNative && `no native tool at ${nativeCli}` }, () => {
-  const cases = [
-    [['-b', '3'], /^cuckoo: build: --bucket-size must be 2, 4 or 8 \(got 3\)$/m],
-    [['-b', '9999999999'], /^cuckoo: build: --bucket-size must be an integer in 0\.\.2\^32-1, decimal or 0x hex \(got '9999999999'\)$/m],
-    [['--fingerprint-bits', '4294967296'], /--fingerprint-bits must be an integer in 0\.\.2\^32-1/],
-    [['--fingerprint-bits', '4294967295'], /^cuckoo: build: --fingerprint-bits must be in 4\.\.32 \(got 4294967295\)$/m],
-    [['--fpr', '0.01', '-f', '8'], /^cuckoo: build: set either --fpr or --fingerprint-bits, not both \(got --fpr 0\.01 and --fingerprint-bits 8\)$/m],
-    [['--semi-sort', '-b', '8'], /^cuckoo: build: --semi-sort requires --bucket-size 4 \(got 8\)$/m],
-    [['-g', '-f', '30'], /^cuckoo: build: a growable filter's --fingerprint-bits must be at most 28 \(got 30\)/m],
-  ];
-  for (const [args, message] of cases) {
-    const n = native(['build', '-q', '-o', 'bad.cf', '--capacity', '100', ...args, 'lf.txt']);
-    const j = js(['build', '-q', '-o', 'bad.cf', '--capacity', '100', ...args, 'lf.txt']);
-    const firstLine = (r) => r.stderr.split('\n')[0]; // a usage line follows, naming each program
-    assert.equal(firstLine(j), firstLine(n), args.join(' '));
-    assert.deepEqual([n.status, j.status], [2, 2], args.join(' '));
-    assert.match(n.stderr, message);
-  }
-  assert.ok(!existsSync(at('bad.cf')));
-});
+test(
+  'cli: option errors name the options as the command line spells them, alike in both tools',
+  { skip: !haveNative && `no native tool at ${nativeCli}` },
+  () => {
+    const cases = [
+      [['-b', '3'], /^cuckoo: build: --bucket-size must be 2, 4 or 8 \(got 3\)$/m],
+      [['-b', '9999999999'], /^cuckoo: build: --bucket-size must be an integer in 0\.\.2\^32-1, decimal or 0x hex \(got '9999999999'\)$/m],
+      [['--fingerprint-bits', '4294967296'], /--fingerprint-bits must be an integer in 0\.\.2\^32-1/],
+      [['--fingerprint-bits', '4294967295'], /^cuckoo: build: --fingerprint-bits must be in 4\.\.32 \(got 4294967295\)$/m],
+      [['--fpr', '0.01', '-f', '8'], /^cuckoo: build: set either --fpr or --fingerprint-bits, not both \(got --fpr 0\.01 and --fingerprint-bits 8\)$/m],
+      [['--semi-sort', '-b', '8'], /^cuckoo: build: --semi-sort requires --bucket-size 4 \(got 8\)$/m],
+      [['-g', '-f', '30'], /^cuckoo: build: a growable filter's --fingerprint-bits must be at most 28 \(got 30\)/m],
+    ];
+    for (const [args, message] of cases) {
+      const n = native(['build', '-q', '-o', 'bad.cf', '--capacity', '100', ...args, 'lf.txt']);
+      const j = js(['build', '-q', '-o', 'bad.cf', '--capacity', '100', ...args, 'lf.txt']);
+      const firstLine = (r) => r.stderr.split('\n')[0]; // a usage line follows, naming each program
+      assert.equal(firstLine(j), firstLine(n), args.join(' '));
+      assert.deepEqual([n.status, j.status], [2, 2], args.join(' '));
+      assert.match(n.stderr, message);
+    }
+    assert.ok(!existsSync(at('bad.cf')));
+  },
+);
 
 test('cli: a reader that goes away ends the output quietly, by SIGPIPE as natively', { skip: !haveNative && `no native tool at ${nativeCli}` }, () => {
   assert.equal(js(['build', '-q', '-o', 'pipe.cf', '--capacity', '100', 'lf.txt']).status, 0);
@@ -241,7 +243,10 @@ test('cli: errors are worded as natively', { skip: !haveNative && `no native too
 
 test('cli: a symbolic link is replaced, never followed; a device is written into', { skip: !haveNative && `no native tool at ${nativeCli}` }, () => {
   mkdirSync(at('linked'), { recursive: true });
-  for (const [name, tool] of [['n', native], ['j', js]]) {
+  for (const [name, tool] of [
+    ['n', native],
+    ['j', js],
+  ]) {
     assert.equal(tool(['build', '-q', '-o', `linked/${name}.cf`, '--capacity', '100', 'lf.txt']).status, 0);
     const before = readFileSync(at(`linked/${name}.cf`));
     symlinkSync(`linked/${name}.cf`, at(`${name}-link.cf`));
@@ -249,7 +254,11 @@ test('cli: a symbolic link is replaced, never followed; a device is written into
     assert.ok(lstatSync(at(`${name}-link.cf`)).isFile(), `${name}: the link was followed`);
     assert.deepEqual(readFileSync(at(`linked/${name}.cf`)), before, `${name}: the file the link named changed`);
     assert.equal(native(['query', `${name}-link.cf`, 'through-link']).status, 0, `${name}: the new file lacks the key`);
-    assert.deepEqual(readdirSync(at('linked')).filter((f) => f.includes('.tmp-')), [], 'temporary files left behind');
+    assert.deepEqual(
+      readdirSync(at('linked')).filter((f) => f.includes('.tmp-')),
+      [],
+      'temporary files left behind',
+    );
     // Through a link of its own, so that a tool that replaced the device would only replace the link.
     symlinkSync('/dev/null', at(`${name}-null`));
     const r = tool(['add', '-o', `${name}-null`, `linked/${name}.cf`, 'x']);
@@ -262,7 +271,10 @@ test('cli: a symbolic link is replaced, never followed; a device is written into
 test('cli: -o /dev/stdout writes where the shell sent standard output', { skip: !haveNative && `no native tool at ${nativeCli}` }, () => {
   const quote = (s) => `'${s.replaceAll("'", "'\\''")}'`;
   const outputs = {};
-  for (const [name, command] of [['n', quote(nativeCli)], ['j', `${quote(process.execPath)} ${quote(main)}`]]) {
+  for (const [name, command] of [
+    ['n', quote(nativeCli)],
+    ['j', `${quote(process.execPath)} ${quote(main)}`],
+  ]) {
     writeFileSync(at(`${name}-appended.bin`), 'old\n');
     const script =
       `${command} build -q -o /dev/stdout lf.txt >> ${name}-appended.bin && ` +
@@ -281,7 +293,10 @@ test('cli: -o /dev/stdout writes where the shell sent standard output', { skip: 
 
 test('cli: long output names fit, and a file the user may not write is refused', { skip: !haveNative && `no native tool at ${nativeCli}` }, () => {
   const long = `${'x'.repeat(250)}.cf`; // the most a name may have, less a little: no room for a suffix
-  for (const [name, tool] of [['n', native], ['j', js]]) {
+  for (const [name, tool] of [
+    ['n', native],
+    ['j', js],
+  ]) {
     const file = `${name}${long.slice(1)}`;
     assert.equal(tool(['build', '-q', '-o', file, '--capacity', '100', 'lf.txt']).status, 0, name);
     assert.equal(tool(['add', file, 'delta']).status, 0, name);
@@ -383,7 +398,11 @@ test('cli: add and delete are atomic: a full filter or an absent key leaves the 
   assert.equal(r.status, 2);
   assert.match(r.stderr, /key 'not-there' is not in the filter; small\.cf is unchanged/);
   assert.deepEqual(readFileSync(at('small.cf')), before);
-  assert.deepEqual(readdirSync(work).filter((f) => f.includes('.tmp-')), [], 'temporary files left behind');
+  assert.deepEqual(
+    readdirSync(work).filter((f) => f.includes('.tmp-')),
+    [],
+    'temporary files left behind',
+  );
   assert.equal(js(['add', 'small.cf', 'delta']).status, 0);
   assert.equal(js(['delete', 'small.cf'], Buffer.from('delta\r\nalpha\n')).status, 0);
   assert.equal(js(['query', 'small.cf', 'delta', 'alpha']).status, 1);

@@ -68,7 +68,11 @@ test('a batch argument that is itself one key (string, bytes) is a TypeError, no
   }
   assert.equal(f.size, 0);
   assert.equal(f.addAll(Array.from(new Uint8Array([1, 2]))), 2, 'its elements, asked for explicitly');
-  assert.throws(() => f.addAll(new DataView(new ArrayBuffer(2))), (e) => !/Array\.from/.test(e.message), 'no advice that adds nothing');
+  assert.throws(
+    () => f.addAll(new DataView(new ArrayBuffer(2))),
+    (e) => !/Array\.from/.test(e.message),
+    'no advice that adds nothing',
+  );
   f.dispose();
 });
 
@@ -82,8 +86,15 @@ test('a bad key in a batch: the error says its index; an error thrown by a gette
   assert.throws(() => f.hasMany(many), { name: 'TypeError', message: /\(the key at index 33000\)$/ });
   const own = new Error('from a getter');
   const keys = ['a'];
-  Object.defineProperty(keys, 0, { get: () => { throw own; } });
-  assert.throws(() => f.hasMany(keys), (e) => e === own && e.message === 'from a getter');
+  Object.defineProperty(keys, 0, {
+    get: () => {
+      throw own;
+    },
+  });
+  assert.throws(
+    () => f.hasMany(keys),
+    (e) => e === own && e.message === 'from a getter',
+  );
   assert.throws(() => f.has(null), { message: /\(got null\)$/ }, 'single calls have no index');
   f.dispose();
 });
@@ -116,7 +127,10 @@ test('options out of range are a RangeError naming the option', async () => {
     [{ capacity: 100, semiSort: true, bucketSize: 8 }, /^cuckoo: semiSort requires bucketSize 4 \(got 8\)$/],
     // The ranges are the core's: its std::invalid_argument message comes through as a RangeError, naming
     // the option as JS spells it. JS refuses only what the binding's types cannot hold (cuckoo-wasm: ...).
-    [{ capacity: 2n ** 40n }, /^cuckoo: capacity \d+ needs more than 2\^32 buckets \(with bucketSize 4 and the default targetLoad, the most is about 1\.6\d*e\+10\)$/],
+    [
+      { capacity: 2n ** 40n },
+      /^cuckoo: capacity \d+ needs more than 2\^32 buckets \(with bucketSize 4 and the default targetLoad, the most is about 1\.6\d*e\+10\)$/,
+    ],
     [{ bucketCount: 2 ** 32, fingerprintBits: 32 }, /^cuckoo: a table of 4294967296 buckets \(\d+ bytes\) exceeds the 4 GiB of WebAssembly memory$/],
     [{ capacity: 100, fpr: 1e-12 }, /^cuckoo: fpr 1e-12 needs more than 32 fingerprint bits$/],
     [{ maxMemoryBytes: -1 }, /^cuckoo-wasm: options\.maxMemoryBytes must be an integer in 0\.\.18446744073709551615 \(got -1\)$/],
@@ -270,9 +284,16 @@ test('with WebAssembly memory exhausted, create() and deserialize() are RangeErr
     /^\[object Error\] RangeError: cuckoo: not enough memory for this filter(?:'s (1\.27 MiB|\d+\.\d\d KiB) table)? \(WebAssembly memory is 4 GiB at most, for all filters, and a table under 2 GiB\)$/,
     /^\[object Error\] RangeError: cuckoo: fpr 1e-12 needs more than 32 fingerprint bits$/,
   ];
-  for (const message of out.messages) assert.ok(expected.some((re) => re.test(message)), message);
+  for (const message of out.messages)
+    assert.ok(
+      expected.some((re) => re.test(message)),
+      message,
+    );
   // Every kind of failure was met on the way, the core's own out-of-memory error included.
-  assert.ok(out.messages.some((m) => m.includes('1.27 MiB table')), out.messages.join('\n'));
+  assert.ok(
+    out.messages.some((m) => m.includes('1.27 MiB table')),
+    out.messages.join('\n'),
+  );
   assert.deepEqual(out, { ...out, created: true, stillThere: true, after: [true, true] });
 });
 

@@ -70,9 +70,13 @@ test('fprBound is the native false_positive_bound, bit for bit', async () => {
 test('properties are read-only', async () => {
   const f = await CuckooFilter.create({ capacity: 10 });
   for (const name of ['size', 'capacity', 'loadFactor', 'bitsPerItem', 'byteLength', 'seed', 'isFull']) {
-    assert.throws(() => {
-      f[name] = 5;
-    }, TypeError, name);
+    assert.throws(
+      () => {
+        f[name] = 5;
+      },
+      TypeError,
+      name,
+    );
   }
   f.dispose();
 });
@@ -95,8 +99,15 @@ test('options: bucket sizes, fingerprint bits, semiSort, targetLoad, bucketCount
     assert.equal(f.semiSort, options.semiSort === true);
     const n = Math.min(4000, Math.floor(f.capacity * 0.8));
     const keys = Array.from({ length: n }, (_, i) => `k${i}`);
-    assert.equal(f.addAll(keys), n, JSON.stringify(options, (k, v) => (typeof v === 'bigint' ? `${v}` : v)));
-    assert.ok(f.hasMany(keys).every((x) => x === 1), 'no false negatives');
+    assert.equal(
+      f.addAll(keys),
+      n,
+      JSON.stringify(options, (k, v) => (typeof v === 'bigint' ? `${v}` : v)),
+    );
+    assert.ok(
+      f.hasMany(keys).every((x) => x === 1),
+      'no false negatives',
+    );
     f.dispose();
   }
 });

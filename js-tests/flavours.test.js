@@ -28,8 +28,21 @@ function exercise(CuckooFilter, options, keys) {
   seen.count = keys.slice(0, 200).map((k) => f.count(k));
   seen.deletes = keys.filter((_, i) => i % 5 === 0).map((k) => f.delete(k));
   seen.hasMany = Array.from(f.hasMany(keys));
-  seen.props = [f.size, f.capacity, f.loadFactor, f.bitsPerItem, f.byteLength, f.bucketCount, f.bucketSize,
-    f.fingerprintBits, f.semiSort, f.maxKicks, String(f.seed), f.fprBound, f.isFull];
+  seen.props = [
+    f.size,
+    f.capacity,
+    f.loadFactor,
+    f.bitsPerItem,
+    f.byteLength,
+    f.bucketCount,
+    f.bucketSize,
+    f.fingerprintBits,
+    f.semiSort,
+    f.maxKicks,
+    String(f.seed),
+    f.fprBound,
+    f.isFull,
+  ];
   seen.bytes = Buffer.from(f.serialize()).toString('base64');
   f.dispose();
   return seen;
@@ -48,7 +61,7 @@ test('the web and node modules give the same answers, properties and bytes for e
   await Promise.all([web.CuckooFilter.ready, node.CuckooFilter.ready]);
   shapes().forEach((shape, i) => {
     // Small tables filled past their load, so that kicks, the victim and full filters are exercised too.
-    const options = { capacity: 600, seed: BigInt(i) * 0x9e3779b97f4a7c15n % 2n ** 64n, maxKicks: 50, ...shape };
+    const options = { capacity: 600, seed: (BigInt(i) * 0x9e3779b97f4a7c15n) % 2n ** 64n, maxKicks: 50, ...shape };
     const keys = keysFor(i, 900);
     assert.deepEqual(exercise(web.CuckooFilter, options, keys), exercise(node.CuckooFilter, options, keys), JSON.stringify(shape));
   });
@@ -84,8 +97,15 @@ test('the web and node modules reject bad options and bad bytes with the same er
   ];
   for (const options of badOptions) {
     const expected = failure(() => new node.CuckooFilter(options));
-    assert.notEqual(expected, null, JSON.stringify(options, (_, v) => (typeof v === 'bigint' ? `${v}n` : v)));
-    assert.equal(failure(() => new web.CuckooFilter(options)), expected);
+    assert.notEqual(
+      expected,
+      null,
+      JSON.stringify(options, (_, v) => (typeof v === 'bigint' ? `${v}n` : v)),
+    );
+    assert.equal(
+      failure(() => new web.CuckooFilter(options)),
+      expected,
+    );
   }
   const good = new node.CuckooFilter({ capacity: 1000, seed: 5n });
   good.addAll(keysFor(1, 500));
@@ -99,6 +119,9 @@ test('the web and node modules reject bad options and bad bytes with the same er
   }
   for (const b of badBytes) {
     const expected = failure(() => node.CuckooFilter.deserializeSync(b));
-    assert.equal(failure(() => web.CuckooFilter.deserializeSync(b)), expected);
+    assert.equal(
+      failure(() => web.CuckooFilter.deserializeSync(b)),
+      expected,
+    );
   }
 });

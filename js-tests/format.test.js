@@ -24,7 +24,20 @@ test('round trip: same answers, same bytes, same properties, and it keeps workin
     assert.equal(bytes[4], 1, 'format version 1');
 
     const g = await CuckooFilter.deserialize(bytes);
-    for (const name of ['size', 'capacity', 'bucketCount', 'bucketSize', 'fingerprintBits', 'semiSort', 'maxKicks', 'seed', 'loadFactor', 'bitsPerItem', 'byteLength', 'isFull']) {
+    for (const name of [
+      'size',
+      'capacity',
+      'bucketCount',
+      'bucketSize',
+      'fingerprintBits',
+      'semiSort',
+      'maxKicks',
+      'seed',
+      'loadFactor',
+      'bitsPerItem',
+      'byteLength',
+      'isFull',
+    ]) {
       assert.equal(g[name], f[name], name);
     }
     const probe = [...keys, ...Array.from({ length: 2000 }, (_, i) => `absent-${i}`)];

@@ -12,7 +12,11 @@ import { CuckooFilter } from '../js/index.js';
 import { makeGolden } from './make_golden.mjs';
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'testdata', 'golden');
-const sidecars = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')).sort() : [];
+const sidecars = existsSync(dir)
+  ? readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+  : [];
 
 // u64 keys are decimal strings in the sidecar (JSON numbers lose precision above 2^53).
 function keysOf(meta, list) {
@@ -58,8 +62,14 @@ for (const name of sidecars) {
     if (meta.levels !== undefined) assert.equal(f.levels, meta.levels);
     for (const k of present) assert.equal(f.has(k), true, `present ${k}`);
     for (const k of absent) assert.equal(f.has(k), false, `absent ${k}`);
-    assert.deepEqual([...f.hasMany(present)], present.map(() => 1));
-    assert.deepEqual([...f.hasMany(absent)], absent.map(() => 0));
+    assert.deepEqual(
+      [...f.hasMany(present)],
+      present.map(() => 1),
+    );
+    assert.deepEqual(
+      [...f.hasMany(absent)],
+      absent.map(() => 0),
+    );
     if (meta.intKeys) {
       // The same keys as numbers (when exact) and as 8 little-endian bytes give the same answers.
       for (const k of present) {

@@ -150,7 +150,10 @@ for (const { capacity, bucketSize, seed, ops } of [
       assert.ok(i < 200_000, 'the filter should have reached 10 levels');
     }
     checkAll(f, model, 'at 10 levels');
-    assert.equal(f.size, [...model.copies.values()].reduce((a, b) => a + b, 0));
+    assert.equal(
+      f.size,
+      [...model.copies.values()].reduce((a, b) => a + b, 0),
+    );
 
     // Shrink the live set to 150 keys (hasMany() over them after every operation visits 10+ levels each),
     // deleting live keys in random order.
@@ -206,7 +209,10 @@ test('grown through many levels, then half deleted: every remaining key is found
   const kept = order.slice(keys.length / 2);
   for (const k of gone) assert.equal(f.delete(k), true, `delete(${k})`);
   assert.equal(f.size, kept.length);
-  assert.ok(f.hasMany(kept).every((x) => x === 1), 'every kept key is found');
+  assert.ok(
+    f.hasMany(kept).every((x) => x === 1),
+    'every kept key is found',
+  );
   for (const k of kept) assert.ok(f.count(k) >= 1);
   // Round trip, then delete the rest from the reloaded copy.
   const g = await CuckooFilter.deserialize(f.serialize());
@@ -270,7 +276,10 @@ test('two keys repeated 20 times each leave a small fixed filter room for the re
   for (let i = 1; i <= 50; i++) offer(String(i));
   for (let i = 0; i < 12; i++) offer('dup2');
   assert.equal(f.count('dup'), 8);
-  assert.ok(f.hasMany(stored).every((x) => x === 1), 'every added key is still found');
+  assert.ok(
+    f.hasMany(stored).every((x) => x === 1),
+    'every added key is still found',
+  );
   f.dispose();
 });
 
@@ -289,7 +298,10 @@ test('maxMemoryBytes: past it add() returns false, addAll() stops, and nothing i
   assert.ok(f.byteLength - 64 - 32 * f.levels <= limit, `tables ${f.byteLength} bytes`);
   assert.ok(f.levels > 1);
   assert.equal(f.size, added.length);
-  assert.ok(f.hasMany(added).every((x) => x === 1), 'every added key is still found');
+  assert.ok(
+    f.hasMany(added).every((x) => x === 1),
+    'every added key is still found',
+  );
   const levels = f.levels;
   assert.equal(f.add('one more'), false);
   assert.equal(f.addAll(['x', 'y']), 0);
@@ -384,12 +396,15 @@ test('version 2 bytes that are truncated, bit-flipped or inconsistent are an Err
     [edit(7, (v, at) => v.setUint8(at, 0x02)), /^cuckoo: unknown flag bits in flags byte 2 \(version 2 has only bit 0\)$/],
   ];
   for (const [bytes, message] of cases) {
-    assert.throws(() => CuckooFilter.deserializeSync(bytes), (err) => {
-      assert.equal(err.name, 'FormatError');
-      assert.ok(err instanceof Error);
-      assert.match(err.message, message);
-      return true;
-    });
+    assert.throws(
+      () => CuckooFilter.deserializeSync(bytes),
+      (err) => {
+        assert.equal(err.name, 'FormatError');
+        assert.ok(err instanceof Error);
+        assert.match(err.message, message);
+        return true;
+      },
+    );
   }
   // Every single-bit flip is caught (a sample of positions: the header, level headers, tables, checksum).
   for (let i = 0; i < good.length; i += 7) {

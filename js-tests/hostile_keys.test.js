@@ -94,37 +94,41 @@ test('a key whose ArrayBuffer was transferred is a TypeError, in single calls, b
 // Resizable ArrayBuffers (ES2024) arrived in Node 20; Node 18 ignores maxByteLength and has no resize().
 const canResize = typeof ArrayBuffer.prototype.resize === 'function';
 
-test('a view left outside its resizable ArrayBuffer when it shrank is a TypeError, never the empty key', { skip: !canResize && 'no resizable ArrayBuffer in this Node' }, async () => {
-  const { f, intact } = await stocked(100);
-  assert.equal(f.add(new Uint8Array(0)), true, 'the empty key is in: a view read as empty would match it');
-  const makers = [
-    (buffer) => new Uint8Array(buffer, 4, 4),
-    (buffer) => new Uint8Array(buffer, 4), // length-tracking
-    (buffer) => new Uint32Array(buffer, 4, 1),
-    (buffer) => new Uint16Array(buffer, 4),
-    (buffer) => new DataView(buffer, 4, 4),
-    (buffer) => new DataView(buffer, 4),
-  ];
-  const message = /the view lies outside its ArrayBuffer, which was resized smaller/;
-  for (const make of makers) {
-    const buffer = new ArrayBuffer(8, { maxByteLength: 16 });
-    new Uint8Array(buffer).set([1, 2, 3, 4, 5, 6, 7, 8]);
-    const view = make(buffer);
-    // In bounds, a view of a resizable buffer is its bytes like any other.
-    assert.equal(f.has(view), f.has(new Uint8Array([5, 6, 7, 8])), `${view.constructor.name} in bounds`);
-    buffer.resize(2);
-    for (const method of ['add', 'has', 'delete', 'count']) {
-      assert.throws(() => f[method](view), { name: 'TypeError', message }, `${method}(${view.constructor.name})`);
+test(
+  'a view left outside its resizable ArrayBuffer when it shrank is a TypeError, never the empty key',
+  { skip: !canResize && 'no resizable ArrayBuffer in this Node' },
+  async () => {
+    const { f, intact } = await stocked(100);
+    assert.equal(f.add(new Uint8Array(0)), true, 'the empty key is in: a view read as empty would match it');
+    const makers = [
+      (buffer) => new Uint8Array(buffer, 4, 4),
+      (buffer) => new Uint8Array(buffer, 4), // length-tracking
+      (buffer) => new Uint32Array(buffer, 4, 1),
+      (buffer) => new Uint16Array(buffer, 4),
+      (buffer) => new DataView(buffer, 4, 4),
+      (buffer) => new DataView(buffer, 4),
+    ];
+    const message = /the view lies outside its ArrayBuffer, which was resized smaller/;
+    for (const make of makers) {
+      const buffer = new ArrayBuffer(8, { maxByteLength: 16 });
+      new Uint8Array(buffer).set([1, 2, 3, 4, 5, 6, 7, 8]);
+      const view = make(buffer);
+      // In bounds, a view of a resizable buffer is its bytes like any other.
+      assert.equal(f.has(view), f.has(new Uint8Array([5, 6, 7, 8])), `${view.constructor.name} in bounds`);
+      buffer.resize(2);
+      for (const method of ['add', 'has', 'delete', 'count']) {
+        assert.throws(() => f[method](view), { name: 'TypeError', message }, `${method}(${view.constructor.name})`);
+      }
+      assert.throws(() => f.hasMany(['k0', view]), { name: 'TypeError', message: /\(the key at index 1\)/ });
+      assert.throws(() => f.addAll(['new-a', view]), { name: 'TypeError', message });
+      assert.throws(() => CuckooFilter.deserializeSync(view), { name: 'TypeError', message });
     }
-    assert.throws(() => f.hasMany(['k0', view]), { name: 'TypeError', message: /\(the key at index 1\)/ });
-    assert.throws(() => f.addAll(['new-a', view]), { name: 'TypeError', message });
-    assert.throws(() => CuckooFilter.deserializeSync(view), { name: 'TypeError', message });
-  }
-  assert.equal(f.has('new-a'), false, 'addAll added nothing');
-  assert.equal(f.count(new Uint8Array(0)), 1);
-  assert.ok(intact());
-  f.dispose();
-});
+    assert.equal(f.has('new-a'), false, 'addAll added nothing');
+    assert.equal(f.count(new Uint8Array(0)), 1);
+    assert.ok(intact());
+    f.dispose();
+  },
+);
 
 test('a view whose length lies (Uint8Array or DataView subclass, own property) is hashed by its real bytes', async () => {
   const { f, intact } = await stocked();
@@ -196,7 +200,11 @@ test('a key getter that calls back into the package cannot corrupt a batch', asy
   const nested = withGetter(() => (other.hasMany(['x', 'y']), 'k5'));
   assert.throws(() => f.hasMany(nested), { name: 'Error', message: /hasMany\(\) called while another/ });
   assert.throws(() => other.addAll(nested), { name: 'Error', message: /while another/ });
-  assert.deepEqual([...f.hasMany(keys)], keys.map(() => 1), 'batches work again afterwards');
+  assert.deepEqual(
+    [...f.hasMany(keys)],
+    keys.map(() => 1),
+    'batches work again afterwards',
+  );
   // A single call that grows wasm memory mid-batch: the batch still sees every key's bytes.
   const grown = [];
   const growing = withGetter(() => {
@@ -206,8 +214,14 @@ test('a key getter that calls back into the package cannot corrupt a batch', asy
   });
   const fresh = await CuckooFilter.create({ capacity: 1000 });
   assert.equal(fresh.addAll(growing), 10);
-  assert.deepEqual([...fresh.hasMany(keys)], keys.map(() => 1));
-  assert.deepEqual([...f.hasMany(growing)], keys.map(() => 1));
+  assert.deepEqual(
+    [...fresh.hasMany(keys)],
+    keys.map(() => 1),
+  );
+  assert.deepEqual(
+    [...f.hasMany(growing)],
+    keys.map(() => 1),
+  );
   // A getter that grows memory on each of its first three reads (each repack reads it again): still
   // every key's bytes. A filter of memory/4 keys takes ~40% of the memory, more than any growth leaves free.
   let reads = 0;
@@ -219,7 +233,10 @@ test('a key getter that calls back into the package cannot corrupt a batch', asy
     }
     return 'k5';
   });
-  assert.deepEqual([...f.hasMany(everyRead)], keys.map(() => 1));
+  assert.deepEqual(
+    [...f.hasMany(everyRead)],
+    keys.map(() => 1),
+  );
   assert.ok(reads >= 3);
   // Disposing the filter from inside its own batch: the batch stops with the disposed error.
   const disposing = withGetter(() => (fresh.dispose(), 'k5'));
@@ -256,6 +273,9 @@ test('a getter that grows memory, then long and non-ASCII strings in the same ch
   assert.equal(f.addAll(growOnFirstRead()), plain.length);
   for (const k of plain) reference.add(k);
   assert.deepEqual(f.serialize(), reference.serialize());
-  assert.deepEqual([...reference.hasMany(growOnFirstRead())], plain.map(() => 1));
+  assert.deepEqual(
+    [...reference.hasMany(growOnFirstRead())],
+    plain.map(() => 1),
+  );
   for (const x of [...grown, f, reference]) x.dispose();
 });

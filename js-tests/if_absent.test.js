@@ -27,44 +27,55 @@ function repeatedKeys(n, copies, seed) {
   return keys;
 }
 
-const optionSets = [{ bucketCount: 256, fingerprintBits: 12, seed: 1 }, { bucketCount: 128, bucketSize: 2, fingerprintBits: 8, seed: 2 }, { fpr: 0.001, seed: 3 }];
-for (const [flavour, { CuckooFilter }] of [['web', web], ['node', node]]) for (const options of optionSets) {
-  test(`addIfAbsent / addManyIfAbsent against a model (${flavour} module): ${JSON.stringify(options)}`, async () => {
-    const single = await CuckooFilter.create(options);
-    const batch = await CuckooFilter.create(options);
-    const keys = repeatedKeys(options.fpr ? 20_000 : single.slotCount + 200, 5, 7);
-    const handled = [];
-    let stopped = keys.length;
-    for (let i = 0; i < keys.length; i++) {
-      const before = single.has(keys[i]);
-      const size = single.size;
-      const result = single.addIfAbsent(keys[i]);
-      assert.equal(result === 'present', before, `key ${i}`);
-      assert.equal(single.size, size + (result === 'added' ? 1 : 0), `key ${i}`);
-      if (result === 'refused') {
-        stopped = i;
-        break;
+const optionSets = [
+  { bucketCount: 256, fingerprintBits: 12, seed: 1 },
+  { bucketCount: 128, bucketSize: 2, fingerprintBits: 8, seed: 2 },
+  { fpr: 0.001, seed: 3 },
+];
+for (const [flavour, { CuckooFilter }] of [
+  ['web', web],
+  ['node', node],
+])
+  for (const options of optionSets) {
+    test(`addIfAbsent / addManyIfAbsent against a model (${flavour} module): ${JSON.stringify(options)}`, async () => {
+      const single = await CuckooFilter.create(options);
+      const batch = await CuckooFilter.create(options);
+      const keys = repeatedKeys(options.fpr ? 20_000 : single.slotCount + 200, 5, 7);
+      const handled = [];
+      let stopped = keys.length;
+      for (let i = 0; i < keys.length; i++) {
+        const before = single.has(keys[i]);
+        const size = single.size;
+        const result = single.addIfAbsent(keys[i]);
+        assert.equal(result === 'present', before, `key ${i}`);
+        assert.equal(single.size, size + (result === 'added' ? 1 : 0), `key ${i}`);
+        if (result === 'refused') {
+          stopped = i;
+          break;
+        }
+        handled.push(keys[i]);
       }
-      handled.push(keys[i]);
-    }
-    if (options.fpr) assert.equal(stopped, keys.length, 'a growing filter takes every key');
-    else assert.ok(stopped < keys.length, 'the fixed filter fills up');
-    assert.ok(handled.every((k) => single.has(k)), 'no false negative');
-    assert.deepEqual(Array.from(single.hasMany(handled)), new Array(handled.length).fill(1));
+      if (options.fpr) assert.equal(stopped, keys.length, 'a growing filter takes every key');
+      else assert.ok(stopped < keys.length, 'the fixed filter fills up');
+      assert.ok(
+        handled.every((k) => single.has(k)),
+        'no false negative',
+      );
+      assert.deepEqual(Array.from(single.hasMany(handled)), new Array(handled.length).fill(1));
 
-    let done = 0;
-    while (done < keys.length) {
-      const chunk = keys.slice(done, done + 1 + (done % 997));
-      const n = batch.addManyIfAbsent(chunk);
-      done += n;
-      if (n < chunk.length) break;
-    }
-    assert.equal(done, stopped);
-    assert.deepEqual(batch.serialize(), single.serialize());
-    single.dispose();
-    batch.dispose();
-  });
-}
+      let done = 0;
+      while (done < keys.length) {
+        const chunk = keys.slice(done, done + 1 + (done % 997));
+        const n = batch.addManyIfAbsent(chunk);
+        done += n;
+        if (n < chunk.length) break;
+      }
+      assert.equal(done, stopped);
+      assert.deepEqual(batch.serialize(), single.serialize());
+      single.dispose();
+      batch.dispose();
+    });
+  }
 
 test('copies of keys fill a filter sized for the distinct keys, once each', async () => {
   const f = await CuckooFilter.create({ capacity: 5000, seed: 9 });
@@ -77,14 +88,18 @@ test('copies of keys fill a filter sized for the distinct keys, once each', asyn
   f.dispose();
 });
 
-for (const [flavour, { CuckooFilter }] of [['web', web], ['node', node]]) test(`addIfAbsent / addManyIfAbsent: bad keys, bad batches and disposed filters as addMany (${flavour} module)`, async () => {
-  const f = await CuckooFilter.create({ capacity: 100 });
-  assert.throws(() => f.addIfAbsent(null), TypeError);
-  assert.throws(() => f.addIfAbsent(-1), RangeError);
-  assert.throws(() => f.addManyIfAbsent(['a', null]), { name: 'TypeError', message: /index 1/ });
-  assert.throws(() => f.addManyIfAbsent('abc'), { name: 'TypeError', message: /addManyIfAbsent\(\) takes an array/ });
-  assert.equal(f.size, 0, 'nothing added');
-  f.dispose();
-  assert.throws(() => f.addIfAbsent('a'), { message: /addIfAbsent\(\) called after dispose\(\)/ });
-  assert.throws(() => f.addManyIfAbsent([]), { message: /addManyIfAbsent\(\) called after dispose\(\)/ });
-});
+for (const [flavour, { CuckooFilter }] of [
+  ['web', web],
+  ['node', node],
+])
+  test(`addIfAbsent / addManyIfAbsent: bad keys, bad batches and disposed filters as addMany (${flavour} module)`, async () => {
+    const f = await CuckooFilter.create({ capacity: 100 });
+    assert.throws(() => f.addIfAbsent(null), TypeError);
+    assert.throws(() => f.addIfAbsent(-1), RangeError);
+    assert.throws(() => f.addManyIfAbsent(['a', null]), { name: 'TypeError', message: /index 1/ });
+    assert.throws(() => f.addManyIfAbsent('abc'), { name: 'TypeError', message: /addManyIfAbsent\(\) takes an array/ });
+    assert.equal(f.size, 0, 'nothing added');
+    f.dispose();
+    assert.throws(() => f.addIfAbsent('a'), { message: /addIfAbsent\(\) called after dispose\(\)/ });
+    assert.throws(() => f.addManyIfAbsent([]), { message: /addManyIfAbsent\(\) called after dispose\(\)/ });
+  });

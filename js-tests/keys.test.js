@@ -67,7 +67,10 @@ test('every key type can be added, found, counted and deleted', async () => {
     assert.equal(f.has(k), true);
     assert.ok(f.count(k) >= 1);
   }
-  assert.deepEqual([...f.hasMany(keys)], keys.map(() => 1));
+  assert.deepEqual(
+    [...f.hasMany(keys)],
+    keys.map(() => 1),
+  );
   for (const k of keys) assert.equal(f.delete(k), true);
   f.dispose();
 });
@@ -125,7 +128,10 @@ test('batches pack every key type like single calls', async () => {
   const many = await CuckooFilter.create(options);
   assert.equal(many.addAll(keys), keys.length);
   assert.deepEqual(many.serialize(), one.serialize());
-  assert.deepEqual([...many.hasMany(keys)], keys.map(() => 1));
+  assert.deepEqual(
+    [...many.hasMany(keys)],
+    keys.map(() => 1),
+  );
   one.dispose();
   many.dispose();
 });
@@ -195,7 +201,10 @@ test('strings of every length, ASCII or not, hash as their UTF-8 bytes, single a
   assert.equal(batched.addAll(strings), strings.length);
   assert.deepEqual(single.serialize(), bytes.serialize());
   assert.deepEqual(batched.serialize(), bytes.serialize());
-  assert.deepEqual([...batched.hasMany(strings.map((s) => utf8.encode(s)))], strings.map(() => 1));
+  assert.deepEqual(
+    [...batched.hasMany(strings.map((s) => utf8.encode(s)))],
+    strings.map(() => 1),
+  );
   for (const f of [single, bytes, batched]) f.dispose();
 });
 

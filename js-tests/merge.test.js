@@ -37,14 +37,20 @@ test('merge: every key of either filter is found, or the target is unchanged', a
   for (const shape of shapes) {
     for (let seed = 1; seed <= 40; seed++) {
       const next = rng(seed * 7919 + shape.bucketSize * 100 + shape.fingerprintBits);
-      const options = { ...shape, bucketCount: 64 + (next() % 256), seed: BigInt(seed) * 0x9e3779b97f4a7c15n % (1n << 64n) };
+      const options = { ...shape, bucketCount: 64 + (next() % 256), seed: (BigInt(seed) * 0x9e3779b97f4a7c15n) % (1n << 64n) };
       const a = await CuckooFilter.create(options);
       const b = await CuckooFilter.create(options);
       const slots = a.capacity;
       const total = Math.floor((slots * (30 + (next() % 90))) / 100);
       const share = Math.floor((total * (10 + (next() % 80))) / 100);
-      const keysA = fill(a, Array.from({ length: share }, () => `a-${next()}-${next()}`));
-      const keysB = fill(b, Array.from({ length: total - share }, () => next() * 4096 + (next() % 4096)));
+      const keysA = fill(
+        a,
+        Array.from({ length: share }, () => `a-${next()}-${next()}`),
+      );
+      const keysB = fill(
+        b,
+        Array.from({ length: total - share }, () => next() * 4096 + (next() % 4096)),
+      );
       const before = a.serialize();
       const sizeA = a.size;
       const sizeB = b.size;
@@ -61,11 +67,20 @@ test('merge: every key of either filter is found, or the target is unchanged', a
       }
       merged++;
       assert.equal(a.size, sizeA + sizeB, where);
-      assert.ok(a.hasMany(keysA).every((x) => x === 1), `${where}: lost a key of the target`);
-      assert.ok(a.hasMany(keysB).every((x) => x === 1), `${where}: lost a key of the source`);
+      assert.ok(
+        a.hasMany(keysA).every((x) => x === 1),
+        `${where}: lost a key of the target`,
+      );
+      assert.ok(
+        a.hasMany(keysB).every((x) => x === 1),
+        `${where}: lost a key of the source`,
+      );
       assert.equal(b.size, sizeB, `${where}: the source changed`);
       const reloaded = await CuckooFilter.deserialize(a.serialize());
-      assert.ok(reloaded.hasMany(keysB).every((x) => x === 1), where);
+      assert.ok(
+        reloaded.hasMany(keysB).every((x) => x === 1),
+        where,
+      );
       reloaded.dispose();
       a.dispose();
       b.dispose();
@@ -74,10 +89,13 @@ test('merge: every key of either filter is found, or the target is unchanged', a
   assert.ok(merged > 50 && refused > 0, `merged ${merged}, refused ${refused}`);
 });
 
-test('merge: takes the source\'s parked victim', async () => {
+test("merge: takes the source's parked victim", async () => {
   const options = { bucketCount: 64, fingerprintBits: 12, seed: 7n };
   const full = await CuckooFilter.create(options);
-  const keys = fill(full, Array.from({ length: 10000 }, (_, i) => `k${i}`));
+  const keys = fill(
+    full,
+    Array.from({ length: 10000 }, (_, i) => `k${i}`),
+  );
   assert.ok(full.isFull);
   const empty = await CuckooFilter.create(options);
   empty.merge(full);
@@ -100,7 +118,11 @@ test('merge: a mismatch is an Error naming the field, and changes nothing', asyn
   for (const [options, message] of cases) {
     const source = await CuckooFilter.create(options);
     source.add('other');
-    assert.throws(() => target.merge(source), { name: 'Error', message }, JSON.stringify(options, (k, v) => (typeof v === 'bigint' ? `${v}` : v)));
+    assert.throws(
+      () => target.merge(source),
+      { name: 'Error', message },
+      JSON.stringify(options, (k, v) => (typeof v === 'bigint' ? `${v}` : v)),
+    );
     assert.deepEqual(target.serialize(), before);
     source.dispose();
   }

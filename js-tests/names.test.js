@@ -46,5 +46,8 @@ test('bad bytes are a FormatError, an Error, from every entry', async () => {
     });
   }
   // Other failures are not FormatErrors.
-  assert.throws(() => new CuckooFilter({ capacity: 10, bucketSize: 3 }), (e) => e instanceof RangeError && !(e instanceof FormatError));
+  assert.throws(
+    () => new CuckooFilter({ capacity: 10, bucketSize: 3 }),
+    (e) => e instanceof RangeError && !(e instanceof FormatError),
+  );
 });

@@ -47,27 +47,17 @@ before(() => {
   );
   work = realpathSync(mkdtempSync(path.join(tmpdir(), 'cuckoo-pack-')));
   // --ignore-scripts: the package has no pack scripts; make sure none would rebuild or alter dist/ here.
-  const r = ok(
-    run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: root }),
-    'npm pack',
-  );
+  const r = ok(run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: root }), 'npm pack');
   [packed] = JSON.parse(r.stdout);
   const tarball = path.join(work, packed.filename);
   assert.ok(existsSync(tarball), `npm pack wrote no ${tarball}`);
 
   project = path.join(work, 'consumer');
   mkdirSync(project);
-  writeFileSync(
-    path.join(project, 'package.json'),
-    JSON.stringify({ name: 'cuckoo-consumer', version: '1.0.0', private: true, type: 'module' }, null, 2),
-  );
+  writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'cuckoo-consumer', version: '1.0.0', private: true, type: 'module' }, null, 2));
   // Zero runtime dependencies, so installing the tarball needs nothing from the registry.
   ok(
-    run(
-      npm,
-      ['install', tarball, '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', '--loglevel=error'],
-      { cwd: project },
-    ),
+    run(npm, ['install', tarball, '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', '--loglevel=error'], { cwd: project }),
     'npm install <tarball>',
   );
   assert.ok(existsSync(path.join(project, 'node_modules', 'cuckoo-wasm', 'package.json')));
@@ -80,8 +70,7 @@ after(() => {
 test('package: the tarball holds the runtime files only, at a sane size', (t) => {
   const files = packed.files.map((f) => f.path).sort();
   t.diagnostic(
-    `${packed.filename}: ${files.length} files, ${(packed.size / 1024).toFixed(1)} KiB packed, ` +
-      `${(packed.unpackedSize / 1024).toFixed(1)} KiB unpacked`,
+    `${packed.filename}: ${files.length} files, ${(packed.size / 1024).toFixed(1)} KiB packed, ` + `${(packed.unpackedSize / 1024).toFixed(1)} KiB unpacked`,
   );
   for (const f of packed.files) t.diagnostic(`  ${String(f.size).padStart(8)}  ${f.path}`);
 
@@ -520,11 +509,16 @@ function tscArgs(...files) {
   return [
     '--noEmit',
     '--strict',
-    '--module', 'nodenext',
-    '--moduleResolution', 'nodenext',
-    '--target', 'es2022',
-    '--lib', 'es2022,esnext.disposable,dom',
-    '--types', '',
+    '--module',
+    'nodenext',
+    '--moduleResolution',
+    'nodenext',
+    '--target',
+    'es2022',
+    '--lib',
+    'es2022,esnext.disposable,dom',
+    '--types',
+    '',
     ...files,
   ];
 }
@@ -556,7 +550,9 @@ export const f = await CuckooFilter.create({ capacity: 10, bucketSize: 3 });
 });
 
 test('package: the types also serve a CommonJS TypeScript consumer (require)', () => {
-  writeFileSync(path.join(project, 'consumer.cts'), `import cuckoo = require('cuckoo-wasm');
+  writeFileSync(
+    path.join(project, 'consumer.cts'),
+    `import cuckoo = require('cuckoo-wasm');
 import reader = require('cuckoo-wasm/reader');
 import { CuckooFilter } from 'cuckoo-wasm';
 import { CuckooReader } from 'cuckoo-wasm/reader';
@@ -569,24 +565,22 @@ export async function main(): Promise<boolean> {
   f.dispose();
   return found && read;
 }
-`);
+`,
+  );
   ok(run(tsc, tscArgs('consumer.cts'), { cwd: project }), 'tsc --noEmit consumer.cts');
 });
 
 // The package is "type": "module", so TypeScript reads a .d.ts as an ES module; a CommonJS TypeScript project
 // on Node 18 (module node16) would get TS1471 for `require('cuckoo-wasm')` unless the `require` condition has
 // its own CommonJS declarations (dist/index.d.cts, written by the build from js/index.d.ts).
-test(
-  'package: the types serve a CommonJS TypeScript consumer under module node16 (Node 18)',
-  () => {
-    const r = run(
-      tsc,
-      tscArgs('consumer.cts').map((a) => (a === 'nodenext' ? 'node16' : a)),
-      { cwd: project },
-    );
-    assert.equal(r.status, 0, `tsc --module node16 consumer.cts:\n${r.stdout}${r.stderr}`);
-  },
-);
+test('package: the types serve a CommonJS TypeScript consumer under module node16 (Node 18)', () => {
+  const r = run(
+    tsc,
+    tscArgs('consumer.cts').map((a) => (a === 'nodenext' ? 'node16' : a)),
+    { cwd: project },
+  );
+  assert.equal(r.status, 0, `tsc --module node16 consumer.cts:\n${r.stdout}${r.stderr}`);
+});
 
 // The oldest TypeScript the types are kept working with: 4.9 (a devDependency alias, typescript-4.9), in
 // its three ways of resolving a package: module nodenext (exports, ESM and CJS), and the older node10
@@ -660,7 +654,11 @@ console.log(JSON.stringify(result));
     logLevel: 'silent',
   });
   assert.deepEqual(built.errors, []);
-  assert.deepEqual(built.warnings.map((w) => w.text), [], 'esbuild warnings');
+  assert.deepEqual(
+    built.warnings.map((w) => w.text),
+    [],
+    'esbuild warnings',
+  );
   const inputs = Object.keys(built.metafile.inputs).sort();
   t.diagnostic(`bundle inputs: ${inputs.join(' ')}`);
   for (const input of inputs) {

@@ -21,8 +21,22 @@ const scale = Number(process.env.CUCKOO_TEST_SCALE ?? 1);
 const golden = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'testdata', 'golden');
 
 const kProperties = [
-  'size', 'slotCount', 'loadFactor', 'bitsPerItem', 'byteLength', 'isFull', 'bucketCount', 'bucketSize',
-  'fingerprintBits', 'semiSort', 'maxKicks', 'seed', 'growable', 'maxMemoryBytes', 'levels', 'fprBound',
+  'size',
+  'slotCount',
+  'loadFactor',
+  'bitsPerItem',
+  'byteLength',
+  'isFull',
+  'bucketCount',
+  'bucketSize',
+  'fingerprintBits',
+  'semiSort',
+  'maxKicks',
+  'seed',
+  'growable',
+  'maxMemoryBytes',
+  'levels',
+  'fprBound',
 ];
 
 // A deterministic generator (xorshift32), so that a failure reproduces.
@@ -42,12 +56,23 @@ function probeKeys(rand, n) {
   for (let i = 0; i < n; i++) {
     const r = Math.floor(rand() * 2 ** 32);
     switch (i % 6) {
-      case 0: keys.push(`k-${i}`); break;
-      case 1: keys.push(r); break;
-      case 2: keys.push(BigInt(r) * 4294967311n + 7n); break;
-      case 3: keys.push(new Uint8Array([r & 255, (r >> 8) & 255, i & 255])); break;
-      case 4: keys.push(`ü-${r}-${'x'.repeat(i % 300)}`); break;
-      default: keys.push(2 ** 53 - 1 - i);
+      case 0:
+        keys.push(`k-${i}`);
+        break;
+      case 1:
+        keys.push(r);
+        break;
+      case 2:
+        keys.push(BigInt(r) * 4294967311n + 7n);
+        break;
+      case 3:
+        keys.push(new Uint8Array([r & 255, (r >> 8) & 255, i & 255]));
+        break;
+      case 4:
+        keys.push(`ü-${r}-${'x'.repeat(i % 300)}`);
+        break;
+      default:
+        keys.push(2 ** 53 - 1 - i);
     }
   }
   return keys;
@@ -63,7 +88,9 @@ function assertSame(full, reader, keys, what) {
 }
 
 test('the golden files: the same answers and properties as CuckooFilter', async () => {
-  const files = readdirSync(golden).filter((f) => f.endsWith('.json')).sort();
+  const files = readdirSync(golden)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
   assert.ok(files.length > 0);
   for (const name of files) {
     const meta = JSON.parse(readFileSync(path.join(golden, name), 'utf8'));
@@ -99,7 +126,10 @@ function shapes(rand) {
   return out;
 }
 
-for (const [build, lib] of [['web flavour (import)', { CuckooFilter }], ['node flavour (require)', nodeBuild]]) {
+for (const [build, lib] of [
+  ['web flavour (import)', { CuckooFilter }],
+  ['node flavour (require)', nodeBuild],
+]) {
   test(`random filters of every shape from the ${build}: the same answers, properties and bytes`, async () => {
     await lib.CuckooFilter.ready;
     const rand = random(build.length);
@@ -152,7 +182,7 @@ function outcome(load, bytes) {
 // bytes as an async iterable of pieces of random sizes (some empty).
 function piecesOf(bytes, rand) {
   const pieces = [];
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     const n = Math.min(bytes.length - at, Math.floor(rand() * 80) * (rand() < 0.1 ? 0 : 1) + (rand() < 0.2 ? 1000 : 0));
     pieces.push(bytes.slice(at, at + n));
     at += n;
@@ -207,7 +237,7 @@ test('bad bytes: the same errors as CuckooFilter.deserialize, and the same answe
       bytes = base.slice();
       // Header fields most of the time (where the checks are), the tables otherwise.
       const header = rand() < 0.6;
-      for (let m = 1 + Math.floor(rand() * 3); m-- > 0; ) {
+      for (let m = 1 + Math.floor(rand() * 3); m-- > 0;) {
         const at = header ? Math.floor(rand() * Math.min(bytes.length, 56 + 32)) : Math.floor(rand() * bytes.length);
         bytes[at] = rand() < 0.5 ? bytes[at] ^ (1 << Math.floor(rand() * 8)) : Math.floor(rand() * 256);
       }
@@ -247,8 +277,10 @@ test('bad bytes: the same errors as CuckooFilter.deserialize, and the same answe
 test('errors: not bytes, disposed readers, bad keys, and the CommonJS entry', async () => {
   assert.throws(() => CuckooReader.deserializeSync({}), TypeError);
   assert.throws(() => new CuckooReader(), TypeError);
-  await assert.rejects(CuckooReader.deserialize(new Uint8Array(10)), (e) => e instanceof FormatError && e instanceof Error &&
-    e.message === 'cuckoo: truncated input: 10 bytes is shorter than the 64-byte header and checksum');
+  await assert.rejects(
+    CuckooReader.deserialize(new Uint8Array(10)),
+    (e) => e instanceof FormatError && e instanceof Error && e.message === 'cuckoo: truncated input: 10 bytes is shorter than the 64-byte header and checksum',
+  );
   const f = await CuckooFilter.create({ capacity: 100 });
   f.add('a');
   const reader = await CuckooReader.deserialize(f.serialize());
@@ -270,7 +302,10 @@ test('errors: not bytes, disposed readers, bad keys, and the CommonJS entry', as
   assert.throws(() => reader.size, /CuckooReader.size read after dispose\(\)/);
   const cjs = await readerCjs.CuckooReader.deserialize(f.serialize());
   assert.equal(cjs.has('a'), true);
-  assert.throws(() => readerCjs.CuckooReader.deserializeSync(new Uint8Array(64)), (e) => e instanceof readerCjs.FormatError);
+  assert.throws(
+    () => readerCjs.CuckooReader.deserializeSync(new Uint8Array(64)),
+    (e) => e instanceof readerCjs.FormatError,
+  );
   cjs.dispose();
   f.dispose();
 });
@@ -300,12 +335,16 @@ test('streams: a Response, its body, a ReadableStream, a Node Readable and async
   const sources = [
     ['Response', () => new Response(bytes)],
     ['Response body', () => new Response(bytes).body],
-    ['ReadableStream of small pieces', () => new ReadableStream({
-      start(controller) {
-        for (let at = 0; at < bytes.length; at += 777) controller.enqueue(bytes.slice(at, at + 777));
-        controller.close();
-      },
-    })],
+    [
+      'ReadableStream of small pieces',
+      () =>
+        new ReadableStream({
+          start(controller) {
+            for (let at = 0; at < bytes.length; at += 777) controller.enqueue(bytes.slice(at, at + 777));
+            controller.close();
+          },
+        }),
+    ],
     ['Node Readable', () => Readable.from([bytes.slice(0, 10), bytes.slice(10, 70), bytes.slice(70)])],
     ['async iterable of random pieces', () => piecesOf(bytes, rand)],
   ];
@@ -320,7 +359,10 @@ test('streams: a Response, its body, a ReadableStream, a Node Readable and async
   await assert.rejects(CuckooReader.deserialize(new Response(bytes.slice(0, 100))), /^FormatError: cuckoo: truncated input: expected \d+ bytes, got 100$/);
   const longer = new Uint8Array(bytes.length + 5);
   longer.set(bytes);
-  await assert.rejects(CuckooReader.deserialize(new Response(longer)), (e) => e.message === `cuckoo: trailing bytes: expected ${bytes.length} bytes, got ${bytes.length + 5}`);
+  await assert.rejects(
+    CuckooReader.deserialize(new Response(longer)),
+    (e) => e.message === `cuckoo: trailing bytes: expected ${bytes.length} bytes, got ${bytes.length + 5}`,
+  );
   await assert.rejects(CuckooReader.deserialize(new Response(new Uint8Array(0))), /0 bytes is shorter than the 64-byte header/);
   // A source that fails midway: its error, and the block given back.
   const failing = (async function* () {

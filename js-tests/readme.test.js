@@ -39,4 +39,3 @@ test("README's growing-filter example runs as written and prints what its commen
   assert.equal(run.status, 0, run.stderr);
   assert.equal(run.stdout.trim(), printed);
 });
-

@@ -24,10 +24,7 @@ test(`a page's download for the package is at most ${kBrowserBudgetBytes / 1000}
   t.diagnostic(`bundled: ${m.inputs.join(' ')}`);
   // The package's browser path only: its ES modules and the web flavour of the module.
   for (const input of m.inputs) assert.match(input, /^(js\/[\w.-]+\.js|dist\/cuckoo_wasm_binary\.mjs)$/, input);
-  assert.ok(
-    m.gzipped <= kBrowserBudgetBytes,
-    `the browser download is ${m.gzipped} bytes gzipped, over the budget of ${kBrowserBudgetBytes}`,
-  );
+  assert.ok(m.gzipped <= kBrowserBudgetBytes, `the browser download is ${m.gzipped} bytes gzipped, over the budget of ${kBrowserBudgetBytes}`);
 });
 
 test(`a page that imports only the reader downloads at most ${kReaderBudgetBytes / 1000} KB gzipped`, async (t) => {
@@ -38,17 +35,17 @@ test(`a page that imports only the reader downloads at most ${kReaderBudgetBytes
   for (const input of m.inputs) {
     assert.match(input, /^(js\/(reader\w*|classify|errors|memory)\.js|dist\/cuckoo_reader_binary\.mjs)$/, input);
   }
-  assert.ok(
-    m.gzipped <= kReaderBudgetBytes,
-    `the reader's browser download is ${m.gzipped} bytes gzipped, over the budget of ${kReaderBudgetBytes}`,
-  );
+  assert.ok(m.gzipped <= kReaderBudgetBytes, `the reader's browser download is ${m.gzipped} bytes gzipped, over the budget of ${kReaderBudgetBytes}`);
 });
 
 test("the README's figures for the browser downloads are the built ones', within 3%", async () => {
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
   const stated = /a page downloads (\d+(?:\.\d)?) KB gzipped for the reader and (\d+(?:\.\d)?) KB\s+gzipped for the full entry/.exec(readme);
   assert.ok(stated, 'README.md no longer states the browser downloads in the expected words');
-  for (const [entry, figure] of [['reader', stated[1]], ['full', stated[2]]]) {
+  for (const [entry, figure] of [
+    ['reader', stated[1]],
+    ['full', stated[2]],
+  ]) {
     const kb = (await measure(entry)).gzipped / 1000;
     assert.ok(Math.abs(Number(figure) - kb) <= 0.03 * kb, `README says ${figure} KB for the ${entry} entry; built: ${kb.toFixed(1)} KB`);
   }

@@ -13,7 +13,9 @@ import { CuckooFilter, FormatError } from '../js/index.node.js';
 import { CuckooFilter as BrowserCuckooFilter } from '../js/index.js';
 
 const goldenDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'testdata', 'golden');
-const goldenFiles = readdirSync(goldenDir).filter((f) => f.endsWith('.bin')).sort();
+const goldenFiles = readdirSync(goldenDir)
+  .filter((f) => f.endsWith('.bin'))
+  .sort();
 
 function pieces(bytes, size) {
   const out = [];
@@ -202,10 +204,7 @@ test('the browser entry leaves out files and chunks, and reads a fetch Response 
   const g = await BrowserCuckooFilter.deserialize(new Response(readableStream(bytes, 7)));
   assert.deepEqual(g.serialize(), bytes);
   for (const bad of [bytes.subarray(0, 70), new Uint8Array([...bytes, 0])]) {
-    assert.deepEqual(
-      await outcome(() => BrowserCuckooFilter.deserialize(new Response(bad))),
-      await outcome(() => CuckooFilter.deserialize(new Response(bad))),
-    );
+    assert.deepEqual(await outcome(() => BrowserCuckooFilter.deserialize(new Response(bad))), await outcome(() => CuckooFilter.deserialize(new Response(bad))));
   }
   f.dispose();
   g.dispose();

@@ -27,11 +27,20 @@ function makePool(random, n) {
   const pool = [];
   for (let i = 0; i < n; i++) {
     switch (i % 5) {
-      case 0: pool.push(`user:${i}:${Math.floor(random() * 1e9)}`); break;
-      case 1: pool.push(i * 104729 + 2 ** 40); break;
-      case 2: pool.push(BigInt(i) * 0x9e3779b97f4a7c15n % 2n ** 64n); break;
-      case 3: pool.push(new TextEncoder().encode(`bytes-${i}`)); break;
-      default: pool.push(`é-${i}-🙂`);
+      case 0:
+        pool.push(`user:${i}:${Math.floor(random() * 1e9)}`);
+        break;
+      case 1:
+        pool.push(i * 104729 + 2 ** 40);
+        break;
+      case 2:
+        pool.push((BigInt(i) * 0x9e3779b97f4a7c15n) % 2n ** 64n);
+        break;
+      case 3:
+        pool.push(new TextEncoder().encode(`bytes-${i}`));
+        break;
+      default:
+        pool.push(`é-${i}-🙂`);
     }
   }
   return pool;
@@ -111,10 +120,16 @@ test(`${kOps} random operations against a Map model, zero false negatives (seed 
   // Final sweep: every held key, one by one and in a batch; then a serialize round trip.
   const heldKeys = [...model.keys()].map((i) => pool[i]);
   for (const [i, copies] of model) assert.ok(f.count(pool[i]) >= copies);
-  assert.ok(f.hasMany(heldKeys).every((x) => x === 1), 'batch: no false negatives');
+  assert.ok(
+    f.hasMany(heldKeys).every((x) => x === 1),
+    'batch: no false negatives',
+  );
   assert.equal(f.size, total);
   const g = CuckooFilter.deserializeSync(f.serialize());
-  assert.ok(g.hasMany(heldKeys).every((x) => x === 1), 'after a round trip');
+  assert.ok(
+    g.hasMany(heldKeys).every((x) => x === 1),
+    'after a round trip',
+  );
   assert.ok(checks > 100_000);
   f.dispose();
   g.dispose();

@@ -43,7 +43,7 @@ function* writeChunks(live, total, payload, count) {
       view.setBigUint64(16, BigInt(offset), true);
       view.setBigUint64(24, BigInt(total), true);
       live();
-      for (let filled = 0; filled < p; ) {
+      for (let filled = 0; filled < p;) {
         const piece = writer.next(p - filled);
         rt.heap.copyWithin(buffer + kHeader + filled, piece.byteOffset, piece.byteOffset + piece.length);
         filled += piece.length;

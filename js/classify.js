@@ -86,8 +86,7 @@ function describe(key) {
 
 function typeError(key) {
   const message =
-    'cuckoo-wasm: a key must be a string, a non-negative integer number, a bigint, an ArrayBuffer ' +
-    `or an ArrayBuffer view (got ${describe(key)})`;
+    'cuckoo-wasm: a key must be a string, a non-negative integer number, a bigint, an ArrayBuffer ' + `or an ArrayBuffer view (got ${describe(key)})`;
   return keyError(new TypeError(message));
 }
 
@@ -104,10 +103,7 @@ function numberError(key) {
 // Brand checks: the byteLength getters throw for anything but a real (Shared)ArrayBuffer, from any realm
 // (iframe, vm). Object.prototype.toString would also accept a plain object with Symbol.toStringTag.
 const arrayBufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
-const sharedByteLength =
-  typeof SharedArrayBuffer === 'function'
-    ? Object.getOwnPropertyDescriptor(SharedArrayBuffer.prototype, 'byteLength').get
-    : null;
+const sharedByteLength = typeof SharedArrayBuffer === 'function' ? Object.getOwnPropertyDescriptor(SharedArrayBuffer.prototype, 'byteLength').get : null;
 
 function isArrayBuffer(key) {
   try {
@@ -143,7 +139,7 @@ function isDetached(buffer) {
 }
 
 function detachedError() {
-  return keyError(new TypeError("cuckoo-wasm: the ArrayBuffer is detached (it was transferred), so it has no bytes"));
+  return keyError(new TypeError('cuckoo-wasm: the ArrayBuffer is detached (it was transferred), so it has no bytes'));
 }
 
 // The typed arrays' own getters: a subclass (or an instance property) may redefine `length`, but the copy
@@ -178,8 +174,7 @@ function uint8Length(key) {
 
 // A view past the end of a resizable ArrayBuffer that was resized smaller (ES2024, Node >= 20).
 function outOfBoundsError() {
-  const message =
-    'cuckoo-wasm: the view lies outside its ArrayBuffer, which was resized smaller, so it has no bytes';
+  const message = 'cuckoo-wasm: the view lies outside its ArrayBuffer, which was resized smaller, so it has no bytes';
   return keyError(new TypeError(message));
 }
 
@@ -259,9 +254,7 @@ export function toArray(keys, method) {
   }
   if (ArrayBuffer.isView(keys)) {
     const elements = keys instanceof DataView ? '' : `; for its elements as number keys, ${method}(Array.from(view))`;
-    throw new TypeError(
-      `${usage}, not a ${keys.constructor?.name ?? 'view'}, which is one key (its bytes): ${method}([key])${elements}`,
-    );
+    throw new TypeError(`${usage}, not a ${keys.constructor?.name ?? 'view'}, which is one key (its bytes): ${method}([key])${elements}`);
   }
   if (keys != null && typeof keys[Symbol.iterator] === 'function') return Array.from(keys);
   throw new TypeError(usage);

@@ -22,8 +22,7 @@ import { createArgs } from './options.js';
 import { NativeFilter } from './native.js';
 
 // Frees the C++ object of a filter that was garbage-collected without dispose().
-const finalizer =
-  typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((handle) => handle.delete()) : null;
+const finalizer = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((handle) => handle.delete()) : null;
 
 // Node >= 18.18 / 20.4 and recent browsers have Symbol.dispose (`using f = ...`); elsewhere the method is
 // still reachable under the registered symbol TypeScript's downlevel helpers look for.
@@ -48,9 +47,7 @@ function adopt(C, handle) {
     const filter = new C(kAdopt);
     if (adopting !== null) {
       filter.dispose();
-      throw new TypeError(
-        `cuckoo-wasm: ${C.name}.deserialize(): its constructor must pass its first argument on to super()`,
-      );
+      throw new TypeError(`cuckoo-wasm: ${C.name}.deserialize(): its constructor must pass its first argument on to super()`);
     }
     return filter;
   } finally {
@@ -75,13 +72,10 @@ function toBytes(bytes) {
   if (view !== null) return view;
   if (bytes?.CuckooFilter === kSummaryNote) {
     throw new TypeError(
-      "cuckoo-wasm: deserialize() got the JSON summary of a filter (what JSON.stringify writes), not its bytes: " +
-        'store the bytes of serialize() instead',
+      'cuckoo-wasm: deserialize() got the JSON summary of a filter (what JSON.stringify writes), not its bytes: ' + 'store the bytes of serialize() instead',
     );
   }
-  throw new TypeError(
-    'cuckoo-wasm: deserialize() takes a Uint8Array, an ArrayBuffer view, an ArrayBuffer or a SharedArrayBuffer',
-  );
+  throw new TypeError('cuckoo-wasm: deserialize() takes a Uint8Array, an ArrayBuffer view, an ArrayBuffer or a SharedArrayBuffer');
 }
 
 let readyPromise = null;

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { eachPiece, Loader } from './stream.js';
 
 function writeAll(fd, view) {
-  for (let at = 0; at < view.length; ) at += writeSync(fd, view, at, view.length - at);
+  for (let at = 0; at < view.length;) at += writeSync(fd, view, at, view.length - at);
 }
 
 // Writes the filter at address to path atomically: a temporary file in the same directory, flushed to

@@ -182,10 +182,7 @@ export declare class CuckooFilter {
    * @returns a promise of the new filter.
    * @throws (rejects) {TypeError} / {RangeError} as the constructor does.
    */
-  static create<T extends typeof CuckooFilter = typeof CuckooFilter>(
-    this: T | void,
-    options: CuckooFilterOptions,
-  ): Promise<InstanceType<T>>;
+  static create<T extends typeof CuckooFilter = typeof CuckooFilter>(this: T | void, options: CuckooFilterOptions): Promise<InstanceType<T>>;
 
   /**
    * Loads the module if needed, then reads a filter from the portable binary format (docs/format.md),
@@ -209,13 +206,7 @@ export declare class CuckooFilter {
    */
   static deserialize<T extends typeof CuckooFilter = typeof CuckooFilter>(
     this: T | void,
-    bytes:
-      | ArrayBufferView
-      | ArrayBuffer
-      | SharedArrayBuffer
-      | Response
-      | ReadableStream<Uint8Array>
-      | AsyncIterable<Uint8Array>,
+    bytes: ArrayBufferView | ArrayBuffer | SharedArrayBuffer | Response | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
   ): Promise<InstanceType<T>>;
 
   /**

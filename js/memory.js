@@ -56,8 +56,7 @@ export function requireHeadroom() {
   const ptr = rt.M._malloc(kHeadroom);
   if (ptr === 0) {
     throw new RangeError(
-      'cuckoo-wasm: not enough WebAssembly memory left for a filter (all filters share at most 4 GiB; ' +
-        'dispose() the ones no longer needed)',
+      'cuckoo-wasm: not enough WebAssembly memory left for a filter (all filters share at most 4 GiB; ' + 'dispose() the ones no longer needed)',
     );
   }
   rt.M._free(ptr);
@@ -70,9 +69,7 @@ export function malloc(bytes) {
   }
   const ptr = rt.M._malloc(bytes) >>> 0;
   if (ptr === 0) {
-    throw new RangeError(
-      `cuckoo-wasm: out of WebAssembly memory allocating ${bytes} bytes (the limit is 4 GiB)`,
-    );
+    throw new RangeError(`cuckoo-wasm: out of WebAssembly memory allocating ${bytes} bytes (the limit is 4 GiB)`);
   }
   return ptr;
 }

@@ -80,10 +80,7 @@ export function createArgs(options) {
   }
   const sized = options.capacity !== undefined || options.bucketCount !== undefined;
   if (!sized && options.growable === false) {
-    throw new TypeError(
-      'cuckoo-wasm: options.capacity is required when options.growable is false (the number of items the ' +
-        'filter must hold)',
-    );
+    throw new TypeError('cuckoo-wasm: options.capacity is required when options.growable is false (the number of items the ' + 'filter must hold)');
   }
   const args = [0];
   Object.entries(kOptions).forEach(([name, convert], bit) => {

@@ -17,8 +17,7 @@ import { isStreamLike, piecesOf } from './reader_stream.js';
 const kFilterBytes = 40;
 const kLevelBytes = 56;
 
-const finalizer =
-  typeof FinalizationRegistry === 'function' ? new FinalizationRegistry(([address, bytes]) => release(address, bytes)) : null;
+const finalizer = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry(([address, bytes]) => release(address, bytes)) : null;
 const disposeSymbol = typeof Symbol.dispose === 'symbol' ? Symbol.dispose : Symbol.for('Symbol.dispose');
 const kConstruct = Symbol('construct');
 // What toJSON() writes in place of a reader (as CuckooFilter's does).
@@ -27,8 +26,7 @@ const kSummaryNote = 'a summary, not the filter: JSON cannot hold one; store the
 function requireLoaded() {
   if (rd.M === null) {
     throw new Error(
-      'cuckoo-wasm: the WebAssembly module is not loaded yet: `await CuckooReader.ready` first, ' +
-        'or use the async CuckooReader.deserialize()',
+      'cuckoo-wasm: the WebAssembly module is not loaded yet: `await CuckooReader.ready` first, ' + 'or use the async CuckooReader.deserialize()',
     );
   }
   return rd.M;
@@ -264,9 +262,7 @@ export class CuckooReader {
             'store the bytes of serialize() instead',
         );
       }
-      throw new TypeError(
-        'cuckoo-wasm: deserialize() takes a Uint8Array, an ArrayBuffer view, an ArrayBuffer or a SharedArrayBuffer',
-      );
+      throw new TypeError('cuckoo-wasm: deserialize() takes a Uint8Array, an ArrayBuffer view, an ArrayBuffer or a SharedArrayBuffer');
     }
     const block = allocate(readHeader(view));
     try {

@@ -55,9 +55,10 @@ async function startModule() {
   const bytes = await moduleBytes();
   // The node flavour (read from its file) is compiled on this thread: an async compile waits, idle, for
   // V8's background threads, which on a busy machine can take many times the compile itself.
-  const instance = typeof wasmBinary.read === 'function'
-    ? new WebAssembly.Instance(new WebAssembly.Module(bytes), imports)
-    : (await WebAssembly.instantiate(bytes, imports)).instance;
+  const instance =
+    typeof wasmBinary.read === 'function'
+      ? new WebAssembly.Instance(new WebAssembly.Module(bytes), imports)
+      : (await WebAssembly.instantiate(bytes, imports)).instance;
   const exports = instance.exports;
   memory = exports.memory;
   const M = {};
@@ -163,4 +164,3 @@ export function requireRuntime() {
   }
   return rt;
 }
-

@@ -107,8 +107,7 @@ TEST(Chunks, GoldenChunksAreWhatToChunksWrites) {
     for (const Bytes& c : chunks) joined.insert(joined.end(), c.begin(), c.end());
     const fs::path golden = dir / "chunks" / ("b4_f12_u64." + std::to_string(size) + ".chunks");
     if (std::getenv("CUCKOO_WRITE_GOLDEN_CHUNKS")) {
-      std::ofstream(golden, std::ios::binary).write(reinterpret_cast<const char*>(joined.data()),
-                                                    static_cast<std::streamsize>(joined.size()));
+      std::ofstream(golden, std::ios::binary).write(reinterpret_cast<const char*>(joined.data()), static_cast<std::streamsize>(joined.size()));
     }
     EXPECT_EQ(read_file(golden), joined) << golden << " (regenerate: CUCKOO_WRITE_GOLDEN_CHUNKS=1)";
     EXPECT_EQ(cuckoo::from_chunks(chunks).serialize(), bin);

@@ -28,16 +28,15 @@
 
 namespace {
 
-using cuckoo_test::Shape;
 using cuckoo_test::all_shapes;
-using cuckoo_test::shape_name;
 using cuckoo_test::le_bytes;
 using cuckoo_test::options_for;
+using cuckoo_test::Shape;
+using cuckoo_test::shape_name;
 
 using cuckoo::CuckooFilter;
-using cuckoo::internal::CoreAccess;
 using cuckoo::Options;
-
+using cuckoo::internal::CoreAccess;
 
 // Distinct pseudo-random keys (a bijection of 0..n-1, so never a repeat).
 std::vector<uint64_t> keys(size_t n, uint64_t salt) {
@@ -317,9 +316,15 @@ TEST_P(FilterTest, IntegerKeysEqualTheirLittleEndianBytes) {
   for (size_t i = 0; i < ks.size(); ++i) {
     const std::string b = le_bytes(ks[i]);
     switch (i % 3) {
-      case 0: ASSERT_TRUE(by_int.erase(std::string_view(b))); break;
-      case 1: ASSERT_TRUE(by_int.erase(b.data(), b.size())); break;
-      default: ASSERT_TRUE(by_int.erase(ks[i])); break;
+      case 0:
+        ASSERT_TRUE(by_int.erase(std::string_view(b)));
+        break;
+      case 1:
+        ASSERT_TRUE(by_int.erase(b.data(), b.size()));
+        break;
+      default:
+        ASSERT_TRUE(by_int.erase(ks[i]));
+        break;
     }
   }
   EXPECT_EQ(by_int.size(), 0u);

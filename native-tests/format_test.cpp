@@ -53,12 +53,12 @@ std::string rejection(const void* data, size_t size) {
 }
 std::string rejection(const Bytes& b) { return rejection(b.data(), b.size()); }
 
-#define EXPECT_REJECTED(bytes, phrase)                                                          \
-  do {                                                                                          \
-    const std::string why_ = rejection(bytes);                                                  \
-    EXPECT_NE(why_, "") << "accepted, expected an error containing \"" << (phrase) << "\"";    \
-    EXPECT_NE(why_.find(phrase), std::string::npos) << "message: " << why_;                     \
-    EXPECT_EQ(why_.rfind("cuckoo: ", 0), 0u) << "message: " << why_;                            \
+#define EXPECT_REJECTED(bytes, phrase)                                                      \
+  do {                                                                                      \
+    const std::string why_ = rejection(bytes);                                              \
+    EXPECT_NE(why_, "") << "accepted, expected an error containing \"" << (phrase) << "\""; \
+    EXPECT_NE(why_.find(phrase), std::string::npos) << "message: " << why_;                 \
+    EXPECT_EQ(why_.rfind("cuckoo: ", 0), 0u) << "message: " << why_;                        \
   } while (0)
 
 cuckoo::Options opts(unsigned b, unsigned f, bool semi, uint64_t buckets, uint64_t seed = 42, unsigned kicks = 500) {

@@ -29,10 +29,10 @@
 
 namespace {
 
-using cuckoo_test::test_scale;
-using cuckoo_test::Shape;
 using cuckoo_test::all_shapes;
+using cuckoo_test::Shape;
 using cuckoo_test::shape_name;
+using cuckoo_test::test_scale;
 
 using cuckoo::CuckooFilter;
 using cuckoo::Options;

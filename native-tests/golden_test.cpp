@@ -69,7 +69,12 @@ constexpr const char* kRebuildDiffers =
 
 // --- A minimal JSON reader: enough for the sidecars (objects, arrays, strings, integers, booleans). ---
 struct Json {
-  enum Kind { kNull, kBool, kNumber, kString, kArray, kObject } kind = kNull;
+  enum Kind { kNull,
+              kBool,
+              kNumber,
+              kString,
+              kArray,
+              kObject } kind = kNull;
   bool boolean = false;
   uint64_t number = 0;
   std::string string;
@@ -159,7 +164,8 @@ class JsonReader {
         out += static_cast<char>(std::stoi(s_.substr(i_ + 1, 4), nullptr, 16));
         i_ += 4;
       } else {
-        out += e == 'n' ? '\n' : e == 't' ? '\t' : e;
+        out += e == 'n' ? '\n' : e == 't' ? '\t'
+                                          : e;
       }
     }
     if (i_ >= s_.size()) fail("unterminated string");

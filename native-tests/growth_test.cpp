@@ -39,13 +39,13 @@
 namespace {
 
 using cuckoo::CuckooFilter;
-using cuckoo::internal::CoreAccess;
 using cuckoo::FormatError;
 using cuckoo::Options;
 using cuckoo::internal::BucketHasher;
+using cuckoo::internal::CoreAccess;
 using cuckoo::internal::GrowingCore;
-using cuckoo::internal::LevelHasher;
 using cuckoo::internal::level_extra_bits;
+using cuckoo::internal::LevelHasher;
 using cuckoo_test::le_bytes;
 using cuckoo_test::test_scale;
 using Bytes = std::vector<uint8_t>;
@@ -312,7 +312,8 @@ class GrowthRun {
       return;
     }
     if (live_.count(key) == 0) live_.erase(key);
-    if (!snapshot) return fail("insert of " + std::to_string(key) + " returned false although one of its buckets "
+    if (!snapshot) return fail("insert of " + std::to_string(key) +
+                               " returned false although one of its buckets "
                                "in the newest level has room");
     if (filter_.serialize() != before_) return fail("a refused insert changed the filter's bytes");
     // Why it was refused. Without max_memory_bytes and far below the level limit, only one of the two
@@ -324,8 +325,10 @@ class GrowthRun {
     } else if (newest.size() < newest.slot_count() / 2) {
       ++jams_refused_;
     } else {
-      fail("insert of " + std::to_string(key) + " returned false although the filter is neither refusing a copy "
-           "nor jammed (newest level " + std::to_string(newest.size()) + "/" +
+      fail("insert of " + std::to_string(key) +
+           " returned false although the filter is neither refusing a copy "
+           "nor jammed (newest level " +
+           std::to_string(newest.size()) + "/" +
            std::to_string(newest.slot_count()) + ", is_full " + std::to_string(filter_.is_full()) + ")");
     }
   }
@@ -398,9 +401,9 @@ class GrowthRun {
   CuckooFilter filter_;
   std::optional<CuckooFilter> twin_;
   std::mt19937_64 rng_;
-  std::unordered_map<uint64_t, unsigned> live_;    // key -> copies inserted and not erased
-  std::unordered_map<uint64_t, size_t> index_;     // key -> position in distinct_
-  std::vector<uint64_t> distinct_;                 // the live keys, each once
+  std::unordered_map<uint64_t, unsigned> live_;  // key -> copies inserted and not erased
+  std::unordered_map<uint64_t, size_t> index_;   // key -> position in distinct_
+  std::vector<uint64_t> distinct_;               // the live keys, each once
   std::vector<uint8_t> found_;
   Bytes before_;
   uint64_t total_ = 0, ops_ = 0, copies_refused_ = 0, jams_refused_ = 0;
@@ -429,16 +432,26 @@ TEST_P(GrowthModel, NoFalseNegativesAcrossTenLevels) {
     max_levels = std::max(max_levels, run.levels());
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("  %llu operations, up to %u levels and %zu live keys, %llu copies and %llu jammed walks refused, "
-              "%.2f s\n",
-              static_cast<unsigned long long>(total_ops), max_levels, max_live,
-              static_cast<unsigned long long>(copies), static_cast<unsigned long long>(jams), seconds);
+  std::printf(
+      "  %llu operations, up to %u levels and %zu live keys, %llu copies and %llu jammed walks refused, "
+      "%.2f s\n",
+      static_cast<unsigned long long>(total_ops), max_levels, max_live,
+      static_cast<unsigned long long>(copies), static_cast<unsigned long long>(jams), seconds);
 }
 
 const GrowthCase kGrowthCases[] = {
-    {2, 4, false, 500}, {2, 6, false, 500}, {2, 9, false, 500},  {2, 5, false, 8},
-    {4, 4, false, 500}, {4, 5, false, 500}, {4, 8, false, 500},  {4, 12, false, 500},
-    {4, 5, true, 500},  {4, 9, true, 500},  {4, 6, false, 16},   {8, 4, false, 500},
+    {2, 4, false, 500},
+    {2, 6, false, 500},
+    {2, 9, false, 500},
+    {2, 5, false, 8},
+    {4, 4, false, 500},
+    {4, 5, false, 500},
+    {4, 8, false, 500},
+    {4, 12, false, 500},
+    {4, 5, true, 500},
+    {4, 9, true, 500},
+    {4, 6, false, 16},
+    {8, 4, false, 500},
 };
 static_assert(sizeof kGrowthCases / sizeof kGrowthCases[0] * kOpsPerCase >= 1'000'000);
 
@@ -468,9 +481,7 @@ TEST(GrowthLookup, ViewsAgreeWithEachLevelsOwnProbe) {
   };
   // b = 2, 4, 8; widths on both sides of the views' limit (28 bits take views; wider do not, so f0 = 26
   // to 28 switch to the levels' own probes as levels add bits); semi-sorted never takes them.
-  const Shape shapes[] = {{2, 4, false},  {2, 13, false}, {4, 5, false},  {4, 12, false}, {4, 15, false},
-                          {4, 26, false}, {4, 27, false}, {4, 28, false}, {2, 28, false}, {8, 7, false},
-                          {8, 22, false}, {4, 9, true}};
+  const Shape shapes[] = {{2, 4, false}, {2, 13, false}, {4, 5, false}, {4, 12, false}, {4, 15, false}, {4, 26, false}, {4, 27, false}, {4, 28, false}, {2, 28, false}, {8, 7, false}, {8, 22, false}, {4, 9, true}};
   for (const Shape& shape : shapes) {
     SCOPED_TRACE("b=" + std::to_string(shape.b) + " f=" + std::to_string(shape.f) + (shape.semi ? " semi" : ""));
     CuckooFilter filter(growable(shape.b, shape.f, shape.semi, 4, 99 + shape.f));
@@ -504,8 +515,7 @@ TEST(GrowthLookup, ViewsAgreeWithEachLevelsOwnProbe) {
 
 TEST(GrowthErase, ManyLevelsThenARandomHalf) {
   const int seeds = std::max(8, static_cast<int>(60 * test_scale()));
-  const GrowthCase cases[] = {{2, 4, false, 500}, {2, 7, false, 500}, {4, 4, false, 500},
-                              {4, 6, false, 500}, {4, 5, true, 500},  {8, 5, false, 500}};
+  const GrowthCase cases[] = {{2, 4, false, 500}, {2, 7, false, 500}, {4, 4, false, 500}, {4, 6, false, 500}, {4, 5, true, 500}, {8, 5, false, 500}};
   for (int k = 0; k < seeds; ++k) {
     const GrowthCase& c = cases[k % (sizeof cases / sizeof cases[0])];
     const uint64_t n0 = 2 + 2 * (k % 3);
@@ -917,11 +927,11 @@ std::string rejection(const Bytes& b) {
   return "";
 }
 
-#define EXPECT_REJECTED(bytes, phrase)                                                        \
-  do {                                                                                        \
-    const std::string why_ = rejection(bytes);                                                \
-    EXPECT_NE(why_, "") << "accepted, expected an error containing \"" << (phrase) << "\"";  \
-    EXPECT_NE(why_.find(phrase), std::string::npos) << "message: " << why_;                   \
+#define EXPECT_REJECTED(bytes, phrase)                                                      \
+  do {                                                                                      \
+    const std::string why_ = rejection(bytes);                                              \
+    EXPECT_NE(why_, "") << "accepted, expected an error containing \"" << (phrase) << "\""; \
+    EXPECT_NE(why_.find(phrase), std::string::npos) << "message: " << why_;                 \
   } while (0)
 
 // A growing filter of 4 levels whose level 1 holds a parked victim, and where each level has items.
@@ -1139,8 +1149,12 @@ TEST(GrowthSpec, TestVectorsOfGrowthMd) {
     uint64_t index, fingerprint, alt;
   };
   const Vector vectors[] = {
-      {"abc", 0, 535, 1931, 888},       {"abc", 1, 1071, 3862, 1776},    {"abc", 2, 2143, 7725, 3553},
-      {"abc", 3, 4287, 7725, 7107},     {"abc", 4, 8574, 15451, 14215},  {"key-0", 0, 439, 2074, 364},
+      {"abc", 0, 535, 1931, 888},
+      {"abc", 1, 1071, 3862, 1776},
+      {"abc", 2, 2143, 7725, 3553},
+      {"abc", 3, 4287, 7725, 7107},
+      {"abc", 4, 8574, 15451, 14215},
+      {"key-0", 0, 439, 2074, 364},
       {"key-0", 4, 7027, 16595, 5830},
   };
   for (const Vector& v : vectors) {

@@ -28,8 +28,8 @@
 
 namespace {
 
-using cuckoo_test::test_scale;
 using cuckoo_test::le_bytes;
+using cuckoo_test::test_scale;
 
 using cuckoo::internal::BucketHasher;
 using cuckoo::internal::hash_bytes;
@@ -43,8 +43,8 @@ size_t scaled(size_t n, size_t minimum = 1) {
 // Bucket counts the index map must support: tiny, non-powers of two, powers of two, the 2^32 maximum, and
 // random even values over the whole range.
 std::vector<uint64_t> bucket_counts_under_test() {
-  std::vector<uint64_t> counts = {2,        4,        6,         10,         1000,       1002,
-                                  uint64_t{1} << 20,  3 * (uint64_t{1} << 20) + 2,        uint64_t{1} << 31,
+  std::vector<uint64_t> counts = {2, 4, 6, 10, 1000, 1002,
+                                  uint64_t{1} << 20, 3 * (uint64_t{1} << 20) + 2, uint64_t{1} << 31,
                                   (uint64_t{1} << 32) - 2, uint64_t{1} << 32};
   std::mt19937_64 rng(20140101);
   for (int k = 0; k < 40; ++k) counts.push_back(2 + 2 * (rng() % (uint64_t{1} << 31)));  // even, 2..2^32
@@ -188,7 +188,9 @@ TEST(HashSpec, SeededU64HashIsXxh3WithSeed) {
     const uint64_t seed = s < 6 ? edge_seeds[s] : rng();
     const cuckoo::internal::SeededU64Hash seeded(seed);
     for (int k = 0; k < 5000; ++k) {
-      const uint64_t key = k < 3 ? (k == 0 ? 0 : k == 1 ? ~uint64_t{0} : seed) : rng();
+      const uint64_t key = k < 3 ? (k == 0 ? 0 : k == 1 ? ~uint64_t{0}
+                                                        : seed)
+                                 : rng();
       ASSERT_EQ(seeded(key), hash_u64(key, seed)) << "key " << key << " seed " << seed;
     }
   }
@@ -197,8 +199,8 @@ TEST(HashSpec, SeededU64HashIsXxh3WithSeed) {
 // ----- Frozen vectors -----
 
 struct Vector {
-  const char* label;   // how docs/hashing.md names the key
-  std::string bytes;   // the key bytes
+  const char* label;  // how docs/hashing.md names the key
+  std::string bytes;  // the key bytes
   uint64_t seed;
   uint64_t n;
   unsigned f;
@@ -219,7 +221,9 @@ const std::vector<Vector>& frozen_vectors() {
       {"\"\xc3\xa9\" (UTF-8 c3 a9)", "\xc3\xa9", 0, 1000, 12, 0xf7940a006cf10cb3, 425, 3961, 608},
       {"uint64 0", le_bytes(0), 0, 1000, 12, 0xc77b3abb6f87acd9, 435, 3191, 712},
       {"uint64 7", le_bytes(7), 0, 1000, 12, 0x81671e58d6b596af, 838, 2070, 493},
-      {"uint64 2^64\xe2\x88\x92" "1", le_bytes(~uint64_t{0}), 0, 1000, 12, 0x5111c7e47d784413, 490, 1297, 101},
+      {"uint64 2^64\xe2\x88\x92"
+       "1",
+       le_bytes(~uint64_t{0}), 0, 1000, 12, 0x5111c7e47d784413, 490, 1297, 101},
 
       {"\"abc\"", "abc", 0, 1048576, 16, 0x78af5f94892f3950, 561907, 30895, 654528},
       {"\"key-0\"", "key-0", 0, 1048576, 16, 0x819f6b51706f0178, 460528, 33183, 820673},
@@ -227,7 +231,9 @@ const std::vector<Vector>& frozen_vectors() {
       {"\"abc\"", "abc", 42, 1048576, 16, 0xd8438def21bbdcc3, 138173, 55363, 88024},
 
       {"\"abc\"", "abc", 0, 4294967296, 32, 0x78af5f94892f3950, 2301573456, 2024759188, 2928142911},
-      {"uint64 2^64\xe2\x88\x92" "1", le_bytes(~uint64_t{0}), 0, 4294967296, 32, 0x5111c7e47d784413,
+      {"uint64 2^64\xe2\x88\x92"
+       "1",
+       le_bytes(~uint64_t{0}), 0, 4294967296, 32, 0x5111c7e47d784413,
        2105033747, 1360119780, 1378311242},
 
       {"\"abc\"", "abc", 0, 6, 4, 0x78af5f94892f3950, 3, 8, 2},

@@ -25,8 +25,8 @@ using cuckoo::InsertResult;
 using cuckoo_test::all_shapes;
 using cuckoo_test::le_bytes;
 using cuckoo_test::options_for;
-using cuckoo_test::shape_name;
 using cuckoo_test::Shape;
+using cuckoo_test::shape_name;
 using cuckoo_test::test_scale;
 
 // n distinct keys, each repeated 1..copies times, shuffled.

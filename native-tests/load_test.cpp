@@ -28,8 +28,8 @@ namespace {
 using cuckoo_test::test_scale;
 
 using cuckoo::CuckooFilter;
-using cuckoo::internal::CoreAccess;
 using cuckoo::Options;
+using cuckoo::internal::CoreAccess;
 
 // 2^20 buckets at scale 1; a smaller power of two under a smaller scale (never below 2^14).
 uint64_t bucket_count_for_scale() {
@@ -40,7 +40,7 @@ uint64_t bucket_count_for_scale() {
 
 // Keys 0, 1, 2, ...: distinct, and cheap to regenerate instead of storing 8M of them.
 struct FillResult {
-  uint64_t inserted = 0;  // keys 0..inserted-1 were offered; all but `saturated` of them accepted
+  uint64_t inserted = 0;   // keys 0..inserted-1 were offered; all but `saturated` of them accepted
   uint64_t saturated = 0;  // refused alone (2b copies, or a walk that failed below capacity)
   double load = 0;
 };

@@ -5,8 +5,8 @@
 // documented shape (smallest sufficient fingerprint, enough even buckets for the capacity at the target load).
 // Whether a filter sized from intent really holds `capacity` keys at the promised rate is measured in
 // fpr_test.cpp.
-#include <algorithm>
 #include <gtest/gtest.h>
+#include <algorithm>
 
 #include <cuckoo/cuckoo.h>
 
@@ -241,8 +241,8 @@ TEST(OptionsResolve, FingerprintIsTheSmallestMeetingTheBound) {
 // and the same messages, each option named its way: no C++ name with an underscore is left in them.
 TEST(OptionsErrors, FrontEndsNameOptionsTheirWay) {
   using namespace cuckoo::internal;
-  const OptionNames spelled = {"CAPACITY",  "FPR",         "FINGERPRINT-BITS", "BUCKET-SIZE", "MAX-KICKS",        "SEED",
-                               "SEMI-SORT", "TARGET-LOAD", "BUCKET-COUNT",     "GROWABLE",    "MAX-MEMORY-BYTES"};
+  const OptionNames spelled = {"CAPACITY", "FPR", "FINGERPRINT-BITS", "BUCKET-SIZE", "MAX-KICKS", "SEED",
+                               "SEMI-SORT", "TARGET-LOAD", "BUCKET-COUNT", "GROWABLE", "MAX-MEMORY-BYTES"};
   struct Case {
     Options options;
     bool capacity_given;
@@ -273,7 +273,8 @@ TEST(OptionsErrors, FrontEndsNameOptionsTheirWay) {
   add(kCapacity, [](Options& o) { o.capacity = 0; });
   // Options reads a capacity of 0 as "not given", which a growable filter allows; a front end that was
   // given the 0 says so, and the 0 is refused.
-  add(kCapacity, [](Options& o) { o.capacity = 0, o.growable = true; }, /*capacity_given=*/true);
+  add(
+      kCapacity, [](Options& o) { o.capacity = 0, o.growable = true; }, /*capacity_given=*/true);
   for (const Case& c : cases) {
     std::string cpp, front;
     try {
@@ -388,8 +389,7 @@ TEST(OptionsResolve, FalsePositiveBoundIsTheSameDoubleEverywhere) {
   const struct {
     unsigned b, f;
     double bound;
-  } cases[] = {{2, 4, 0.24116543209876543},  {4, 5, 0.23073409005615597},    {4, 12, 0.0019519330235979807},
-               {8, 8, 0.060933000395866077}, {8, 32, 3.7252902928240628e-09}, {2, 32, 9.313225745070583e-10}};
+  } cases[] = {{2, 4, 0.24116543209876543}, {4, 5, 0.23073409005615597}, {4, 12, 0.0019519330235979807}, {8, 8, 0.060933000395866077}, {8, 32, 3.7252902928240628e-09}, {2, 32, 9.313225745070583e-10}};
   for (const auto& k : cases) {
     Config c;
     c.bucket_size = k.b;

@@ -32,14 +32,14 @@
 
 namespace {
 
-using cuckoo_test::test_scale;
-using cuckoo_test::Shape;
 using cuckoo_test::all_shapes;
+using cuckoo_test::Shape;
 using cuckoo_test::shape_name;
+using cuckoo_test::test_scale;
 
 using cuckoo::CuckooFilter;
-using cuckoo::internal::CoreAccess;
 using cuckoo::Options;
+using cuckoo::internal::CoreAccess;
 
 // The whole suite's budget, split evenly over the configurations.
 constexpr uint64_t kTotalOps = 10'000'000;
@@ -116,23 +116,44 @@ class ModelRun {
 
   bool insert(uint64_t k) {
     switch (rng_() % 3) {
-      case 0: return filter_.insert(k);
-      case 1: { const std::string b = le_bytes(k); return filter_.insert(std::string_view(b)); }
-      default: { const std::string b = le_bytes(k); return filter_.insert(b.data(), b.size()); }
+      case 0:
+        return filter_.insert(k);
+      case 1: {
+        const std::string b = le_bytes(k);
+        return filter_.insert(std::string_view(b));
+      }
+      default: {
+        const std::string b = le_bytes(k);
+        return filter_.insert(b.data(), b.size());
+      }
     }
   }
   bool erase(uint64_t k) {
     switch (rng_() % 3) {
-      case 0: return filter_.erase(k);
-      case 1: { const std::string b = le_bytes(k); return filter_.erase(std::string_view(b)); }
-      default: { const std::string b = le_bytes(k); return filter_.erase(b.data(), b.size()); }
+      case 0:
+        return filter_.erase(k);
+      case 1: {
+        const std::string b = le_bytes(k);
+        return filter_.erase(std::string_view(b));
+      }
+      default: {
+        const std::string b = le_bytes(k);
+        return filter_.erase(b.data(), b.size());
+      }
     }
   }
   bool contains(uint64_t k) const {
     switch (k % 3) {  // deterministic per key, not per call: keeps the rng sequence independent of lookups
-      case 0: return filter_.contains(k);
-      case 1: { const std::string b = le_bytes(k); return filter_.contains(std::string_view(b)); }
-      default: { const std::string b = le_bytes(k); return filter_.contains(b.data(), b.size()); }
+      case 0:
+        return filter_.contains(k);
+      case 1: {
+        const std::string b = le_bytes(k);
+        return filter_.contains(std::string_view(b));
+      }
+      default: {
+        const std::string b = le_bytes(k);
+        return filter_.contains(b.data(), b.size());
+      }
     }
   }
   size_t count(uint64_t k) const {
@@ -273,7 +294,10 @@ class PropertyTest : public ::testing::TestWithParam<Shape> {};
 TEST_P(PropertyTest, RandomOperationsMatchTheModel) {
   const Shape s = GetParam();
   const uint64_t total = ops_per_shape();
-  const struct { uint64_t buckets; double share; } sizes[] = {{2, 0.1}, {250, 0.4}, {4096, 0.5}};
+  const struct {
+    uint64_t buckets;
+    double share;
+  } sizes[] = {{2, 0.1}, {250, 0.4}, {4096, 0.5}};
   uint64_t done = 0, refused = 0, victims = 0;
   double max_load = 0;
   for (size_t i = 0; i < 3; ++i) {

@@ -51,7 +51,9 @@ Outcome outcome_of(F&& load) {
   }
 }
 
-Outcome whole(const Bytes& b) { return outcome_of([&] { return CuckooFilter::deserialize(b.data(), b.size()); }); }
+Outcome whole(const Bytes& b) {
+  return outcome_of([&] { return CuckooFilter::deserialize(b.data(), b.size()); });
+}
 
 // Feeds the bytes in pieces of `piece` bytes, telling the loader their size when `sized`.
 Outcome fed(const Bytes& b, size_t piece, bool sized = true) {
@@ -267,7 +269,7 @@ TEST(StreamReject, TruncatedStreamsAndTrailingBytesNameTheLength) {
   Bytes longer = bytes;
   longer.push_back(0);
   EXPECT_EQ(fed(longer, 5).text, "cuckoo: trailing bytes: expected " + std::to_string(bytes.size()) +
-                                      " bytes, got " + std::to_string(bytes.size() + 1));
+                                     " bytes, got " + std::to_string(bytes.size() + 1));
 }
 
 TEST(StreamReject, AKnownSizeRefusesAHeaderAnnouncingAnotherBeforeAllocating) {

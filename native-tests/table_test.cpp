@@ -35,8 +35,8 @@
 namespace {
 
 using cuckoo::Config;
-using cuckoo::internal::kSemiSortCodes;
 using cuckoo::internal::kSemiSortCodeBits;
+using cuckoo::internal::kSemiSortCodes;
 using cuckoo::internal::PackedTable;
 using cuckoo::internal::SemiSortCodec;
 using cuckoo::internal::SemiSortedTable;

@@ -56,7 +56,10 @@ export async function measureBrowserDownload(dir = root, entry = 'full') {
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const dir = process.argv[2] ? path.resolve(process.argv[2]) : root;
-  for (const [entry, budget] of [['full', kBrowserBudgetBytes], ['reader', kReaderBudgetBytes]]) {
+  for (const [entry, budget] of [
+    ['full', kBrowserBudgetBytes],
+    ['reader', kReaderBudgetBytes],
+  ]) {
     const m = await measureBrowserDownload(dir, entry);
     console.log(`${entry} entry:`);
     for (const f of m.files) console.log(`  ${f.path}: ${f.bytes} bytes, ${f.gzipped} gzipped`);

@@ -52,10 +52,7 @@ function requireTool(cmd, hint) {
   }
 }
 
-requireTool(
-  'em++',
-  'Install Emscripten: `apt-get install emscripten` (Debian/Ubuntu), or install the emsdk and `source emsdk_env.sh`.',
-);
+requireTool('em++', 'Install Emscripten: `apt-get install emscripten` (Debian/Ubuntu), or install the emsdk and `source emsdk_env.sh`.');
 requireTool('cmake', 'Install CMake >= 3.16: `apt-get install cmake`.');
 requireTool('ninja', 'Install Ninja: `apt-get install ninja-build`.');
 requireTool('zopfli', 'Install zopfli: `apt-get install zopfli`.');
@@ -68,7 +65,9 @@ function deflate(file) {
 }
 
 function checkImports(wasm, what, expected) {
-  const imports = WebAssembly.Module.imports(new WebAssembly.Module(wasm)).map((i) => `${i.module}.${i.name}`).sort();
+  const imports = WebAssembly.Module.imports(new WebAssembly.Module(wasm))
+    .map((i) => `${i.module}.${i.name}`)
+    .sort();
   if (JSON.stringify(imports) !== JSON.stringify(expected)) {
     throw new Error(`build-wasm: the ${what} imports ${imports.join(', ') || 'nothing'}; expected ${expected.join(', ') || 'nothing'}`);
   }
@@ -100,36 +99,22 @@ mkdirSync(dist, { recursive: true });
 for (const stale of ['cuckoo_wasm.mjs', 'cuckoo_wasm.cjs', 'cuckoo_wasm_binary.cjs']) {
   rmSync(path.join(dist, stale), { force: true });
 }
-writeFileSync(
-  path.join(dist, 'cuckoo_wasm_binary.mjs'),
-  `${banner}export default { base64: '${webDeflated.toString('base64')}' };\n`,
-);
+writeFileSync(path.join(dist, 'cuckoo_wasm_binary.mjs'), `${banner}export default { base64: '${webDeflated.toString('base64')}' };\n`);
 writeFileSync(path.join(dist, 'cuckoo_reader_binary.mjs'), `${banner}export default ${readerBinary};\n`);
 writeFileSync(path.join(dist, 'cuckoo_wasm_node.wasm'), nodeWasm);
 // The bundle reads the node flavour from its file when the module is first loaded (js/runtime.js): a
 // synchronous read of a local file, which costs less than parsing and decoding the same bytes as a base64
 // string in a JS module. Inlined rather than required from a file of its own: one file fewer to resolve
 // and load at import.
-const nodeBinary =
-  "{ read: () => require('node:fs').readFileSync(require('node:path').join(__dirname, 'cuckoo_wasm_node.wasm')) }";
-writeFileSync(
-  path.join(dist, 'cuckoo.cjs'),
-  bundleCjs(path.join(root, 'js', 'node.js'), { '../dist/cuckoo_wasm_binary.mjs': nodeBinary }),
-);
+const nodeBinary = "{ read: () => require('node:fs').readFileSync(require('node:path').join(__dirname, 'cuckoo_wasm_node.wasm')) }";
+writeFileSync(path.join(dist, 'cuckoo.cjs'), bundleCjs(path.join(root, 'js', 'node.js'), { '../dist/cuckoo_wasm_binary.mjs': nodeBinary }));
 // Node's read-only entries read the module from its file, as the full entry's do.
 writeFileSync(path.join(dist, 'cuckoo_reader.wasm'), readerWasm);
-const readerFromFile =
-  "{ read: () => require('node:fs').readFileSync(require('node:path').join(__dirname, 'cuckoo_reader.wasm')) }";
-writeFileSync(
-  path.join(dist, 'reader.cjs'),
-  bundleCjs(path.join(root, 'js', 'reader.js'), { '../dist/cuckoo_reader_binary.mjs': readerFromFile }),
-);
+const readerFromFile = "{ read: () => require('node:fs').readFileSync(require('node:path').join(__dirname, 'cuckoo_reader.wasm')) }";
+writeFileSync(path.join(dist, 'reader.cjs'), bundleCjs(path.join(root, 'js', 'reader.js'), { '../dist/cuckoo_reader_binary.mjs': readerFromFile }));
 writeFileSync(path.join(dist, 'index.d.cts'), readFileSync(path.join(root, 'js', 'index.d.ts'), 'utf8'));
 // The reader's declarations take the key types from the main entry's, as CommonJS declarations there.
-writeFileSync(
-  path.join(dist, 'reader.d.cts'),
-  readFileSync(path.join(root, 'js', 'reader.d.ts'), 'utf8').replace("from './index.js'", "from './index.cjs'"),
-);
+writeFileSync(path.join(dist, 'reader.d.cts'), readFileSync(path.join(root, 'js', 'reader.d.ts'), 'utf8').replace("from './index.js'", "from './index.cjs'"));
 
 // Smoke test: both entries load and agree.
 async function smoke(lib, how) {

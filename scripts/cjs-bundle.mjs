@@ -18,7 +18,10 @@ const reExport = /^export\s*\{([^}]*)\}\s*from\s*'([^']+)';\s*$/;
 const exportDecl = /^export\s+((?:async\s+)?(?:function\*?|class|const|let)\s+(\w+))/;
 
 function names(list) {
-  return list.split(',').map((s) => s.trim()).filter(Boolean);
+  return list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function moduleVar(file) {

@@ -20,6 +20,7 @@ have_cmd zopfli || need+=(zopfli)
 if [ "$mode" = test ]; then
   [ -f /usr/include/gtest/gtest.h ] || need+=(libgtest-dev libgmock-dev)
   have_cmd clang++ || need+=(clang)
+  have_cmd clang-format || need+=(clang-format)
   ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || need+=(libclang-rt-14-dev)
   have_cmd chromium || need+=(chromium)
   have_cmd redis-server || need+=(redis-server)  # the Redis module's tests (redis/test/)

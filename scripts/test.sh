@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds everything and runs every test: native (Release, then ASan+UBSan, then the concurrency tests under
+# Checks formatting, then builds everything and runs every test: native (Release, then ASan+UBSan, then the concurrency tests under
 # TSan), the deserializer and view fuzzers for a bounded time, then the WASM package's JS tests (Node, packed
 # tarball, headless Chromium), the Redis module's tests (real redis-server processes), and the JS tests
 # again, except the browser's, under Debian's Node 18.
@@ -10,6 +10,9 @@ scripts/install-deps.sh test
 jobs=$(nproc)
 
 step() { printf '\n== %s (at %d:%02d) ==\n' "$*" $((SECONDS / 60)) $((SECONDS % 60)) >&2; }
+
+step "formatting: C++ as .clang-format says, JS as .prettierrc.json says (scripts/format.sh fixes it)"
+scripts/check-format.sh
 
 step "native build and tests (Release)"
 # Explicit options: the cache may hold scripts/bench.sh's CUCKOO_BUILD_TESTS=OFF from an earlier run.

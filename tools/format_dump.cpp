@@ -138,8 +138,7 @@ int main(int argc, char** argv) {
   const uint64_t used = buckets * b * entry_bits;
   if (used % 8) std::printf("      (the top %u bits of byte %04llx are padding, zero)\n", unsigned(8 - used % 8),
                             static_cast<unsigned long long>(56 + table - 1));
-  row(56 + table, 8, "checksum", hex(le(56 + table, 8), 16) + " = XXH3_64bits(bytes 0.." +
-                                     num(56 + table - 1) + ", seed 0)");
+  row(56 + table, 8, "checksum", hex(le(56 + table, 8), 16) + " = XXH3_64bits(bytes 0.." + num(56 + table - 1) + ", seed 0)");
 
   try {
     const cuckoo::CuckooFilter filter = cuckoo::CuckooFilter::deserialize(bytes.data(), bytes.size());

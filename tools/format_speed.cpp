@@ -48,10 +48,11 @@ void measure(const char* name, cuckoo::Options o, uint64_t items, int reps) {
     cuckoo::CuckooFilter g = cuckoo::CuckooFilter::deserialize(bytes.data(), bytes.size());
     if (g.size() != items) std::abort();
   });
-  std::printf("%-18s %9.2f MB  serialize_to %6.2f ms (median %6.2f)  serialize %6.2f ms (median %6.2f)  "
-              "deserialize %6.2f ms (median %6.2f)\n",
-              name, bytes.size() / 1e6, ser.best_ms, ser.median_ms, ser_vec.best_ms, ser_vec.median_ms, de.best_ms,
-              de.median_ms);
+  std::printf(
+      "%-18s %9.2f MB  serialize_to %6.2f ms (median %6.2f)  serialize %6.2f ms (median %6.2f)  "
+      "deserialize %6.2f ms (median %6.2f)\n",
+      name, bytes.size() / 1e6, ser.best_ms, ser.median_ms, ser_vec.best_ms, ser_vec.median_ms, de.best_ms,
+      de.median_ms);
 }
 
 }  // namespace

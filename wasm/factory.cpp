@@ -40,7 +40,8 @@ void append_unsigned(uint64_t n) {
   char text[21];
   char* p = text + sizeof text;
   *--p = '\0';
-  do *--p = static_cast<char>('0' + n % 10); while ((n /= 10) != 0);
+  do *--p = static_cast<char>('0' + n % 10);
+  while ((n /= 10) != 0);
   append(p);
 }
 
@@ -116,8 +117,17 @@ cuckoo::CuckooFilter* guarded(Make make) {
 
 // The options as JS spells them (js/options.js), for the core's messages about them.
 constexpr cuckoo::internal::OptionNames kJsOptionNames = {
-    "capacity",  "fpr",        "fingerprintBits", "bucketSize", "maxKicks",       "seed",
-    "semiSort",  "targetLoad", "bucketCount",     "growable",   "maxMemoryBytes",
+    "capacity",
+    "fpr",
+    "fingerprintBits",
+    "bucketSize",
+    "maxKicks",
+    "seed",
+    "semiSort",
+    "targetLoad",
+    "bucketCount",
+    "growable",
+    "maxMemoryBytes",
 };
 
 }  // namespace
@@ -161,9 +171,9 @@ const char* js_option_name(unsigned option) {
 bool run_recorded(void (*body)(void* context), void* context) {
   static cuckoo::CuckooFilter* const kDone = reinterpret_cast<cuckoo::CuckooFilter*>(uintptr_t{1});
   return guarded([&] {
-    body(context);
-    return kDone;
-  }) != nullptr;
+           body(context);
+           return kDone;
+         }) != nullptr;
 }
 
 int last_error_kind() { return g_kind; }

@@ -61,7 +61,7 @@ struct Filter {
   uint32_t level_count;
   uint32_t pad;
   cuckoo::internal::SeededU64Hash u64_hash;  // the seed's share of hashing an integer key, done once
-  Level levels[1];        // level_count of them
+  Level levels[1];                           // level_count of them
 };
 #ifdef __wasm__
 static_assert(sizeof(cuckoo::internal::SeededU64Hash) == 8 && offsetof(Filter, levels) == 40 && sizeof(Level) == 56,

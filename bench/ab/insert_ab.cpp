@@ -33,9 +33,9 @@ constexpr double kMarks[] = {0.5, 0.8, 0.9, 0.95};
 constexpr size_t kSegments = sizeof kMarks / sizeof kMarks[0] + 1;
 
 struct Fill {
-  size_t stored = 0;                 // keys inserted before the first failure
+  size_t stored = 0;  // keys inserted before the first failure
   double segment_seconds[kSegments] = {};
-  uint64_t table_hash = 0;           // XXH3 of the table bytes, to compare placements
+  uint64_t table_hash = 0;  // XXH3 of the table bytes, to compare placements
   double total() const {
     double t = 0;
     for (double s : segment_seconds) t += s;

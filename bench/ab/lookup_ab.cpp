@@ -21,11 +21,11 @@
 #include <random>
 #include <vector>
 
-#include "machine_info.h"
 #include "ab_old/filter_core.h"
 #include "ab_old/packed_table.h"
 #include "ab_old/semi_sorted_table.h"
 #include "filter_core.h"
+#include "machine_info.h"
 #include "packed_table.h"
 #include "semi_sorted_table.h"
 #include "timer.h"
@@ -130,12 +130,12 @@ int main(int argc, char** argv) {
   config.seed = 42;
   config.fingerprint_bits = 12;
   bool ok = compare_both_orders<cuckoo::ab_old::CuckooCore<cuckoo::ab_old::PackedTable<4, 12>>,
-                    cuckoo::internal::CuckooCore<cuckoo::internal::PackedTable<4, 12>>>("CF b=4 f=12", config);
+                                cuckoo::internal::CuckooCore<cuckoo::internal::PackedTable<4, 12>>>("CF b=4 f=12", config);
   config.fingerprint_bits = 13;  // what sizing from fpr = 0.001 picks: the run-time-width, one-load table
   ok &= compare_both_orders<cuckoo::ab_old::CuckooCore<cuckoo::ab_old::PackedTable<4, 0, true>>,
-                cuckoo::internal::CuckooCore<cuckoo::internal::PackedTable<4, 0, true>>>("CF b=4 f=13", config);
+                            cuckoo::internal::CuckooCore<cuckoo::internal::PackedTable<4, 0, true>>>("CF b=4 f=13", config);
   config.semi_sort = true;
   ok &= compare_both_orders<cuckoo::ab_old::CuckooCore<cuckoo::ab_old::SemiSortedTable<13>>,
-                cuckoo::internal::CuckooCore<cuckoo::internal::SemiSortedTable<13>>>("ss-CF b=4 f=13", config);
+                            cuckoo::internal::CuckooCore<cuckoo::internal::SemiSortedTable<13>>>("ss-CF b=4 f=13", config);
   return ok ? 0 : 1;
 }

@@ -282,7 +282,7 @@ TEST(QuotientFilterModel, PaperRemainders) { quotient_filter_model_run<QuotientF
 
 TEST(DLeftCountingBloomFilter, PaperSizing) {
   const auto f = DLeftCountingBloomFilter::for_memory(size_t{24} << 20, 1);  // 1/8 of Table 3
-  EXPECT_EQ(f.cell_count(), uint64_t{1} << 24);                             // 12-bit cells
+  EXPECT_EQ(f.cell_count(), uint64_t{1} << 24);                              // 12-bit cells
   EXPECT_EQ(f.buckets_per_table(), uint64_t{1} << 20);
   EXPECT_EQ(f.memory_bytes(), size_t{24} << 20);
   EXPECT_TRUE(f.fills_to_failure());

@@ -52,7 +52,7 @@ class BasicDLeftCountingBloomFilter {
  public:
   static constexpr const char* kName = "dl-CBF";
   static constexpr bool kCanErase = true;
-  static constexpr unsigned kD = 4;            // subtables (the paper's d = 4)
+  static constexpr unsigned kD = 4;  // subtables (the paper's d = 4)
   static constexpr unsigned kCellsPerBucket = 4;
   static constexpr unsigned kCellBits = RemainderBits + CounterBits;
   static constexpr unsigned kBucketBits = kCellsPerBucket * kCellBits;
@@ -134,8 +134,8 @@ class BasicDLeftCountingBloomFilter {
 
   uint64_t buckets_per_table() const { return buckets_; }
   uint64_t cell_count() const { return buckets_ * kD * kCellsPerBucket; }
-  uint64_t size() const { return items_; }              // items inserted and not erased
-  uint64_t cells_used() const { return cells_used_; }   // non-empty cells
+  uint64_t size() const { return items_; }             // items inserted and not erased
+  uint64_t cells_used() const { return cells_used_; }  // non-empty cells
   double load_factor() const { return static_cast<double>(cells_used_) / static_cast<double>(cell_count()); }
 
   // The per-hash halves of contains(), public for contains_many_prefetched().
@@ -167,7 +167,7 @@ class BasicDLeftCountingBloomFilter {
   static constexpr uint64_t kCellMask = (uint64_t{1} << kCellBits) - 1;
   // One odd multiplier per subtable for off_i(q) (splitmix / xxHash / golden-ratio constants).
   static constexpr uint64_t kOffsetMul[kD] = {0x9E3779B97F4A7C15ull, 0xC2B2AE3D27D4EB4Full,
-                                             0x165667B19E3779F9ull, 0xBF58476D1CE4E5B9ull};
+                                              0x165667B19E3779F9ull, 0xBF58476D1CE4E5B9ull};
 
   static size_t table_bytes_for(uint64_t buckets) {
     return static_cast<size_t>((buckets * kD * kBucketBits + 7) / 8);

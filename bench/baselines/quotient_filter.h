@@ -107,7 +107,10 @@ class BasicQuotientFilter {
     fingerprints->clear();
     uint64_t empty = slots_;
     for (uint64_t i = 0; i < slots_; ++i) {
-      if (is_empty(slot(i))) { empty = i; break; }
+      if (is_empty(slot(i))) {
+        empty = i;
+        break;
+      }
     }
     if (empty == slots_) return false;  // the load limit guarantees an empty slot
     std::deque<uint64_t> pending;       // occupied quotients whose run has not started yet

@@ -100,7 +100,16 @@ function run(op, root = here) {
     encoding: 'utf8',
     maxBuffer: 1 << 20,
   });
-  if (r.status !== 0) return { op, error: (r.stderr.trim().split('\n').find((l) => /Error/.test(l)) ?? r.stderr.trim()).slice(0, 200) };
+  if (r.status !== 0)
+    return {
+      op,
+      error: (
+        r.stderr
+          .trim()
+          .split('\n')
+          .find((l) => /Error/.test(l)) ?? r.stderr.trim()
+      ).slice(0, 200),
+    };
   return JSON.parse(r.stdout.trim().split('\n').pop());
 }
 
@@ -108,8 +117,10 @@ try {
   const rows = [];
   const built = run('build');
   if (built.error) throw new Error(`build: ${built.error}`);
-  console.log(`filter: sized for ${keys.toLocaleString('en')} keys at fpr ${fpr}, ${fill.toLocaleString('en')} added: ` +
-    `${statSync(file).size.toLocaleString('en')} bytes serialized, built in ${(built.buildMs / 1000).toFixed(1)} s`);
+  console.log(
+    `filter: sized for ${keys.toLocaleString('en')} keys at fpr ${fpr}, ${fill.toLocaleString('en')} added: ` +
+      `${statSync(file).size.toLocaleString('en')} bytes serialized, built in ${(built.buildMs / 1000).toFixed(1)} s`,
+  );
   rows.push({ ...built, op: 'save (build process)' });
   for (const op of ['save', 'load', 'stream', 'serialize+writeFile', 'readFile+deserialize']) rows.push({ ...run(op), who: 'this' });
   if (baseline !== null) {
@@ -128,7 +139,7 @@ try {
   }
   console.log(`\ntable: ${table} MB; Node ${process.version}; peak RSS includes Node and the module themselves (about 50 MB before any filter).`);
   console.log('save and serialize+writeFile load the file first (the baseline reads it whole): their peak RSS');
-  console.log('is the larger of that load\'s and their own; the last column is the load\'s alone.');
+  console.log("is the larger of that load's and their own; the last column is the load's alone.");
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -77,7 +77,12 @@ const esbuild = await import('esbuild');
 const { chromium } = await import('playwright-core');
 const built = await esbuild.build({
   stdin: { contents: entry, resolveDir: root, sourcefile: 'bench.js', loader: 'js' },
-  bundle: true, minify: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent',
+  bundle: true,
+  minify: true,
+  platform: 'browser',
+  format: 'esm',
+  write: false,
+  logLevel: 'silent',
 });
 const bundle = built.outputFiles[0].contents;
 const page = '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="/bench.js"></script>';

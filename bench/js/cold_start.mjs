@@ -79,7 +79,12 @@ async function chromiumColdStart(root, rows) {
   for (const [i, row] of rows.entries()) {
     const built = await esbuild.build({
       entryPoints: [path.join(root, 'js', row.file)],
-      bundle: true, minify: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent',
+      bundle: true,
+      minify: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      logLevel: 'silent',
     });
     files[`/bundle${i}.js`] = { type: 'text/javascript', body: built.outputFiles[0].contents };
     files[`/page${i}.html`] = {
@@ -134,11 +139,12 @@ async function chromiumColdStart(root, rows) {
 
 // The rows: the full entry's first create, its first deserialize, and the read-only entry's first
 // deserialize (where the checkout has one).
-const rowsOf = (root) => [
-  { label: 'full entry, create', node: 'index.node.js', browser: 'index.js', op: 'create' },
-  { label: 'full entry, deserialize', node: 'index.node.js', browser: 'index.js', op: 'deserialize' },
-  { label: 'reader, deserialize', node: 'reader.node.js', browser: 'reader.js', op: 'deserialize' },
-].filter((row) => existsSync(path.join(root, 'js', row.node)));
+const rowsOf = (root) =>
+  [
+    { label: 'full entry, create', node: 'index.node.js', browser: 'index.js', op: 'create' },
+    { label: 'full entry, deserialize', node: 'index.node.js', browser: 'index.js', op: 'deserialize' },
+    { label: 'reader, deserialize', node: 'reader.node.js', browser: 'reader.js', op: 'deserialize' },
+  ].filter((row) => existsSync(path.join(root, 'js', row.node)));
 
 console.log(`cold start, medians of ${runs} runs, ms: import | first answer (create+add+has, or deserialize+has) | total`);
 const emptyDir = mkdtempSync(path.join(tmpdir(), 'cuckoo-cold-empty-'));
@@ -157,7 +163,12 @@ try {
 }
 for (const root of roots) {
   const rows = rowsOf(root);
-  (await chromiumColdStart(root, rows.map((row) => ({ file: row.browser, op: row.op })))).forEach((c, j) => {
+  (
+    await chromiumColdStart(
+      root,
+      rows.map((row) => ({ file: row.browser, op: row.op })),
+    )
+  ).forEach((c, j) => {
     console.log(`${root} Chromium, ${rows[j].label}: ${c.importMs.toFixed(1)} | ${c.createMs.toFixed(1)} | ${c.totalMs.toFixed(1)}`);
   });
 }

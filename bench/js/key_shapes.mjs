@@ -50,12 +50,14 @@ function nsPerKey(run) {
 
 let sink = 0;
 const timers = {
-  has: (f, keys) => nsPerKey(() => {
-    for (let i = 0; i < keys.length; i++) sink += f.has(keys[i]) ? 1 : 0;
-  }),
-  hasMany: (f, keys) => nsPerKey(() => {
-    sink += f.hasMany(keys)[0];
-  }),
+  has: (f, keys) =>
+    nsPerKey(() => {
+      for (let i = 0; i < keys.length; i++) sink += f.has(keys[i]) ? 1 : 0;
+    }),
+  hasMany: (f, keys) =>
+    nsPerKey(() => {
+      sink += f.hasMany(keys)[0];
+    }),
 };
 
 const header = ['key shape', ...builds.flatMap((_, i) => [`has() #${i}`, `hasMany() #${i}`])];

@@ -346,7 +346,9 @@ function report(results, opts, meta, h2h = {}) {
   out.push('');
   out.push('From the tables above (separate processes, best times; ratios of calls per second):');
   out.push('');
-  out.push('| fpr | ours has() / bloomfilter (present, absent) | ours / bloom-filters CF | ours / @libp2p/utils | ours hasMany() / bloomfilter test() | ours memory per 1 M items | ours false negatives |');
+  out.push(
+    '| fpr | ours has() / bloomfilter (present, absent) | ours / bloom-filters CF | ours / @libp2p/utils | ours hasMany() / bloomfilter test() | ours memory per 1 M items | ours false negatives |',
+  );
   out.push('|---|---|---|---|---|---|---|');
   const checks = [];
   for (const fpr of opts.fpr) {
@@ -409,8 +411,8 @@ function report(results, opts, meta, h2h = {}) {
   out.push('');
   out.push(
     'Columns: add/has M/s = million calls per second (construction not included); memory = JS heap delta ' +
-      '(heapUsed + arrayBuffers after gc) around construction + fill; for cuckoo-wasm, the filter\'s bytes in ' +
-      'WebAssembly memory (`byteLength`) plus the heap delta when positive (the module\'s whole linear memory, ' +
+      "(heapUsed + arrayBuffers after gc) around construction + fill; for cuckoo-wasm, the filter's bytes in " +
+      "WebAssembly memory (`byteLength`) plus the heap delta when positive (the module's whole linear memory, " +
       'which only grows, is shown as "module"); for bloomfilter, at least its bit array\'s bytes (the heap delta ' +
       'can undercount it); measured fpr = absent keys reported present (count); round trip = keys ' +
       'the deserialized copy lost that the original found. Ratios are of calls per second within this run.',

@@ -35,8 +35,8 @@
 #include "machine_info.h"
 #include "memory_ceiling.h"
 #include "paper/lookup_timing.h"
-#include "report.h"
 #include "paper/results.h"
+#include "report.h"
 #include "timer.h"
 
 namespace bench::paper {
@@ -98,7 +98,8 @@ void measure_interleaved(const EvalConfig& config, Built&... built) {
     (passes.push_back([&] {
       built.result.single.back() += time_single_lookups(built.filter, queries) / 2;
       built.result.batched.back() += time_batched_lookups(built.filter, queries) / 2;
-    }), ...);
+    }),
+     ...);
     for (auto& pass : passes) pass();
     for (auto it = passes.rbegin(); it != passes.rend(); ++it) (*it)();
   }

@@ -27,8 +27,8 @@
 
 #include "csv.h"
 #include "load_sim.h"
-#include "report.h"
 #include "paper/results.h"
+#include "report.h"
 #include "svg_plot.h"
 
 namespace bench::paper {
@@ -66,8 +66,9 @@ void run_figure2(const EvalConfig& config) {
 
   CsvWriter csv(config.out_dir + "/figure2_load_vs_fingerprint.csv",
                 {"bucket_size", "buckets", "fingerprint_bits", "load_at_first_failure"});
-  std::printf("\nFigure 2: load factor at the first failure vs fingerprint bits (simulation with the core's\n"
-              "hash.h index/fingerprint/alt functions and plain uint32 slots; the core itself takes f >= 4)\n");
+  std::printf(
+      "\nFigure 2: load factor at the first failure vs fingerprint bits (simulation with the core's\n"
+      "hash.h index/fingerprint/alt functions and plain uint32 slots; the core itself takes f >= 4)\n");
   for (unsigned b : {4u, 8u}) {
     Plot plot;
     plot.title = "Figure 2: achieved load vs fingerprint size, b = " + std::to_string(b);

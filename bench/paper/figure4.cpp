@@ -25,8 +25,8 @@
 #include "csv.h"
 #include "cuckoo_adapter.h"
 #include "keys.h"
-#include "report.h"
 #include "paper/results.h"
+#include "report.h"
 #include "svg_plot.h"
 
 namespace bench::paper {
@@ -59,9 +59,10 @@ std::vector<std::pair<double, double>> measure_space_points(const EvalConfig& co
 }  // namespace
 
 void run_figure4(const EvalConfig& config) {
-  std::printf("\nFigure 4: bits per item vs target false-positive rate (curves: paper's Table 2 with alpha = 95.5%%;\n"
-              "points: our filters filled to the first failure, %llu buckets x 4)\n",
-              (unsigned long long)config.fig4_buckets);
+  std::printf(
+      "\nFigure 4: bits per item vs target false-positive rate (curves: paper's Table 2 with alpha = 95.5%%;\n"
+      "points: our filters filled to the first failure, %llu buckets x 4)\n",
+      (unsigned long long)config.fig4_buckets);
   CsvWriter csv(config.out_dir + "/figure4_measured.csv",
                 {"filter", "fingerprint_bits", "items", "measured_fpr", "bits_per_item"});
   Plot plot;

@@ -12,8 +12,8 @@
 #include <sstream>
 
 #include "csv.h"
-#include "report.h"
 #include "paper/results.h"
+#include "report.h"
 #include "svg_plot.h"
 
 namespace bench::paper {

@@ -41,8 +41,9 @@ EvalConfig parse_args(int argc, char** argv) {
     } else if (arg == "--skip-filters") {  // only our batch construction and huge pages on/off
       config.filters = false;
     } else if (arg == "--help" || arg == "-h") {
-      std::printf("usage: paper_eval [--full] [--out DIR] [--table-mb N] [--queries N] [--steps N] "
-                  "[--skip-fig2] [--skip-fig4] [--skip-filters]\n");
+      std::printf(
+          "usage: paper_eval [--full] [--out DIR] [--table-mb N] [--queries N] [--steps N] "
+          "[--skip-fig2] [--skip-fig4] [--skip-filters]\n");
       std::exit(0);
     } else {
       throw std::invalid_argument("unknown argument " + arg);

@@ -35,7 +35,7 @@ struct BatchResult {
   bool huge_pages;
   uint64_t items;
   double construction_mops;
-  long huge_kb;  // AnonHugePages growth while this filter was alive
+  long huge_kb;                         // AnonHugePages growth while this filter was alive
   std::vector<double> single, batched;  // at kFractions
 };
 // CF (huge pages on, then off), ss-CF and the bare-reads ceiling, in that order.

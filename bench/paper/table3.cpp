@@ -21,8 +21,8 @@
 #include <sstream>
 
 #include "csv.h"
-#include "report.h"
 #include "paper/results.h"
+#include "report.h"
 
 namespace bench::paper {
 

@@ -53,7 +53,8 @@ inline bool spare_bits_are_zero(const uint8_t* stream, size_t stream_bytes, uint
 template <typename T>
 CUCKOO_INLINE T opaque(T value) {
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(__wasm__)
-  __asm__("" : "+r"(value));
+  __asm__(""
+          : "+r"(value));
 #endif
   return value;
 }

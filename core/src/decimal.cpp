@@ -43,7 +43,8 @@ class Big {
 
   void mul_pow(uint32_t base, int exponent) {
     // base^k stays below 2^32 for k = 13 with base 5, 31 with base 2 and 9 with base 10.
-    const int step = base == 2 ? 31 : base == 5 ? 13 : 9;
+    const int step = base == 2 ? 31 : base == 5 ? 13
+                                                : 9;
     uint32_t chunk = 1;
     for (int i = 0; i < step; ++i) chunk *= base;
     for (; exponent >= step; exponent -= step) mul_add(chunk);
@@ -144,8 +145,10 @@ int compare_scaled(const std::string& digits, int ten, uint64_t mantissa, int tw
   for (char c : digits) lhs.mul_add(10, static_cast<uint32_t>(c - '0'));
   Big rhs(mantissa);
   // Bring both to integers: multiply each side by what the other's negative exponents need.
-  if (ten >= 0) lhs.mul_pow(10, ten); else rhs.mul_pow(10, -ten);
-  if (two >= 0) rhs.mul_pow(2, two); else lhs.mul_pow(2, -two);
+  if (ten >= 0) lhs.mul_pow(10, ten);
+  else rhs.mul_pow(10, -ten);
+  if (two >= 0) rhs.mul_pow(2, two);
+  else lhs.mul_pow(2, -two);
   return compare(lhs, rhs);
 }
 

@@ -25,8 +25,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "cuckoo/options.h"
 #include "bits.h"
+#include "cuckoo/options.h"
 #include "hash.h"
 #include "level_hasher.h"
 
@@ -217,7 +217,7 @@ class FilterCore {
   Victim victim_;
   uint64_t rng_state_;
   uint64_t jam_floor_ = 0;
-  bool is_level_ = false;  // a growing filter's level (refuse_jams_below was called)
+  bool is_level_ = false;    // a growing filter's level (refuse_jams_below was called)
   std::vector<Kick> kicks_;  // the kicks of a walk that may be undone (CuckooCore::walk)
   InlineTableSlot inline_;
 };

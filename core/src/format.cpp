@@ -29,13 +29,13 @@
 #include <string>
 #include <vector>
 
-#include "cuckoo/filter.h"
 #include "bits.h"
 #include "core_access.h"
+#include "cuckoo/filter.h"
 #include "filter_core.h"
+#include "format_internal.h"
 #include "growing_core.h"
 #include "hash.h"
-#include "format_internal.h"
 #include "level_hasher.h"
 
 namespace cuckoo {

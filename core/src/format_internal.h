@@ -24,10 +24,10 @@ void put_u64(uint8_t* p, uint64_t v);
 
 // What a header announces, once checks 3-6 (and version 2's level count and reserved field) passed.
 struct Layout {
-  uint8_t version = 0;   // kFormatVersion or kGrowingFormatVersion
-  uint8_t flags = 0;     // the header's flags byte
-  Config config;         // version 1: the table's; version 2: level 0's shape, growable, max_memory_bytes
-  unsigned levels = 1;   // tables stored: 1 for version 1
+  uint8_t version = 0;      // kFormatVersion or kGrowingFormatVersion
+  uint8_t flags = 0;        // the header's flags byte
+  Config config;            // version 1: the table's; version 2: level 0's shape, growable, max_memory_bytes
+  unsigned levels = 1;      // tables stored: 1 for version 1
   uint64_t body_bytes = 0;  // bytes before the checksum
   uint64_t items = 0;       // the header's item count (version 2: of every level)
 

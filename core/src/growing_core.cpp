@@ -33,7 +33,7 @@ uint64_t growth_point(const FilterCore& level) { return items_at_target_load(lev
 // every level. contains_many_flat does the same with the answering and the narrowing in one loop.
 template <typename Key, typename KeyOf, typename AnswerLevel>
 void answer_by_level(size_t n, uint8_t* out, size_t levels, KeyOf key_of, AnswerLevel answer_level) {
-  Key pending[kBlock];  // the keys not found yet
+  Key pending[kBlock];     // the keys not found yet
   uint32_t where[kBlock];  // their positions in the block
   uint8_t found[kBlock];
   for (size_t start = 0; start < n; start += kBlock) {
@@ -162,9 +162,12 @@ bool GrowingCore::contains_hashed(uint64_t hash) const {
   if (kFlatLookups && flat_) {
     const LevelKey key = level_key(hash);
     switch (config_.bucket_size) {
-      case 2: return contains_flat<1>(key);
-      case 4: return contains_flat<2>(key);
-      default: return contains_flat<4>(key);
+      case 2:
+        return contains_flat<1>(key);
+      case 4:
+        return contains_flat<2>(key);
+      default:
+        return contains_flat<4>(key);
     }
   }
   for (size_t s = levels_.size(); s-- > 0;) {
@@ -269,9 +272,12 @@ size_t GrowingCore::answer_pass(const LevelView& level, unsigned levels_between,
 void GrowingCore::contains_many_hashed(const uint64_t* hashes, size_t n, uint8_t* out) const {
   if (kFlatLookups && flat_) {
     switch (config_.bucket_size) {
-      case 2: return contains_many_flat<1>(hashes, n, out);
-      case 4: return contains_many_flat<2>(hashes, n, out);
-      default: return contains_many_flat<4>(hashes, n, out);
+      case 2:
+        return contains_many_flat<1>(hashes, n, out);
+      case 4:
+        return contains_many_flat<2>(hashes, n, out);
+      default:
+        return contains_many_flat<4>(hashes, n, out);
     }
   }
 #if CUCKOO_COMPACT_SHAPES >= 2

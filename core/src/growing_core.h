@@ -108,8 +108,8 @@ class GrowingCore final : public FilterCore {
                             PendingKey* pending, size_t m, uint8_t* out);
 
   std::vector<std::unique_ptr<FilterCore>> levels_;  // levels_[s] is level s; the newest is last
-  BucketHasher level0_hasher_;                        // level 0's hashing, for level_key()
-  std::vector<LevelView> views_;                      // views_[s] is level s's view
+  BucketHasher level0_hasher_;                       // level 0's hashing, for level_key()
+  std::vector<LevelView> views_;                     // views_[s] is level s's view
   // The views in the order lookups probe them: newest first, except that a newest level holding fewer
   // items than the one two below it (just after a growth) goes third, so that the two levels probed
   // without a branch are the two that hold the most keys. Any order gives the same answers.

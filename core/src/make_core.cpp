@@ -53,34 +53,47 @@ template <unsigned kBucketSize>
 std::unique_ptr<FilterCore> make_packed(const Config& config, const uint8_t* borrowed) {
   if constexpr (bakes_in_widths(kBucketSize)) {
     switch (config.fingerprint_bits) {
-      case 4: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 4>>>(config, borrowed);
-      case 8: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 8>>>(config, borrowed);
-      case 12: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 12>>>(config, borrowed);
-      case 16: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 16>>>(config, borrowed);
-      case 32: return std::make_unique<CuckooCore<PackedTable<kBucketSize, 32>>>(config, borrowed);
-      default: break;
+      case 4:
+        return std::make_unique<CuckooCore<PackedTable<kBucketSize, 4>>>(config, borrowed);
+      case 8:
+        return std::make_unique<CuckooCore<PackedTable<kBucketSize, 8>>>(config, borrowed);
+      case 12:
+        return std::make_unique<CuckooCore<PackedTable<kBucketSize, 12>>>(config, borrowed);
+      case 16:
+        return std::make_unique<CuckooCore<PackedTable<kBucketSize, 16>>>(config, borrowed);
+      case 32:
+        return std::make_unique<CuckooCore<PackedTable<kBucketSize, 32>>>(config, borrowed);
+      default:
+        break;
     }
   }
   if constexpr (kBucketSize == 4 && CUCKOO_COMPACT_SHAPES < 2) {
     switch (config.fingerprint_bits) {
-      case 10: return std::make_unique<CuckooCore<PackedTable<4, 10>>>(config, borrowed);
-      case 13: return std::make_unique<CuckooCore<PackedTable<4, 13>>>(config, borrowed);
-      default: break;
+      case 10:
+        return std::make_unique<CuckooCore<PackedTable<4, 10>>>(config, borrowed);
+      case 13:
+        return std::make_unique<CuckooCore<PackedTable<4, 13>>>(config, borrowed);
+      default:
+        break;
     }
   }
   return make_run_time_width<kBucketSize, BucketHasher>(config, BucketHasher(config.bucket_count, config.fingerprint_bits),
-                                                      borrowed);
+                                                        borrowed);
 }
 
 #if CUCKOO_COMPACT_SHAPES < 2
 std::unique_ptr<FilterCore> make_semi_sorted(const Config& config, const uint8_t* borrowed) {
   switch (config.fingerprint_bits) {
 #if !CUCKOO_COMPACT_SHAPES
-    case 9: return std::make_unique<CuckooCore<SemiSortedTable<9>>>(config, borrowed);
-    case 17: return std::make_unique<CuckooCore<SemiSortedTable<17>>>(config, borrowed);
+    case 9:
+      return std::make_unique<CuckooCore<SemiSortedTable<9>>>(config, borrowed);
+    case 17:
+      return std::make_unique<CuckooCore<SemiSortedTable<17>>>(config, borrowed);
 #endif
-    case 13: return std::make_unique<CuckooCore<SemiSortedTable<13>>>(config, borrowed);
-    default: return std::make_unique<CuckooCore<SemiSortedTable<0>>>(config, borrowed);
+    case 13:
+      return std::make_unique<CuckooCore<SemiSortedTable<13>>>(config, borrowed);
+    default:
+      return std::make_unique<CuckooCore<SemiSortedTable<0>>>(config, borrowed);
   }
 }
 #endif
@@ -103,9 +116,12 @@ std::unique_ptr<FilterCore> make_level_table(const Config& config, const LevelHa
   return std::make_unique<CuckooCore<PackedTable<0, 0>, LevelHasher>>(config, hasher, borrowed);
 #else
   switch (config.bucket_size) {
-    case 2: return make_packed_level<2>(config, hasher, borrowed);
-    case 4: return make_packed_level<4>(config, hasher, borrowed);
-    default: return make_packed_level<8>(config, hasher, borrowed);
+    case 2:
+      return make_packed_level<2>(config, hasher, borrowed);
+    case 4:
+      return make_packed_level<4>(config, hasher, borrowed);
+    default:
+      return make_packed_level<8>(config, hasher, borrowed);
   }
 #endif
 }
@@ -129,9 +145,12 @@ std::unique_ptr<FilterCore> make_core(const Config& config, const uint8_t* borro
 #else
   if (config.semi_sort) return make_semi_sorted(config, borrowed);
   switch (config.bucket_size) {
-    case 2: return make_packed<2>(config, borrowed);
-    case 4: return make_packed<4>(config, borrowed);
-    default: return make_packed<8>(config, borrowed);
+    case 2:
+      return make_packed<2>(config, borrowed);
+    case 4:
+      return make_packed<4>(config, borrowed);
+    default:
+      return make_packed<8>(config, borrowed);
   }
 #endif
 }

@@ -16,8 +16,17 @@
 namespace cuckoo {
 
 const internal::OptionNames internal::kCppOptionNames = {
-    "capacity",    "fpr",         "fingerprint_bits", "bucket_size", "max_kicks",       "seed",
-    "semi_sort",   "target_load", "bucket_count",     "growable",    "max_memory_bytes",
+    "capacity",
+    "fpr",
+    "fingerprint_bits",
+    "bucket_size",
+    "max_kicks",
+    "seed",
+    "semi_sort",
+    "target_load",
+    "bucket_count",
+    "growable",
+    "max_memory_bytes",
 };
 
 namespace {
@@ -117,9 +126,19 @@ double default_target_load(unsigned bucket_size, unsigned fingerprint_bits) {
   // min_fingerprint_bits_for_load()); they are here for callers who set fingerprint_bits.
   const unsigned f = fingerprint_bits;
   switch (bucket_size) {
-    case 2: return f == 4 ? 0.05 : f == 5 ? 0.10 : f == 6 ? 0.12 : f == 7 ? 0.55 : 0.82;
-    case 8: return f == 4 ? 0.85 : f == 5 ? 0.92 : f <= 7 ? 0.95 : 0.97;
-    default: return f == 4 ? 0.60 : f == 5 ? 0.85 : f <= 7 ? 0.90 : 0.94;
+    case 2:
+      return f == 4 ? 0.05 : f == 5 ? 0.10
+                         : f == 6   ? 0.12
+                         : f == 7   ? 0.55
+                                    : 0.82;
+    case 8:
+      return f == 4 ? 0.85 : f == 5 ? 0.92
+                         : f <= 7   ? 0.95
+                                    : 0.97;
+    default:
+      return f == 4 ? 0.60 : f == 5 ? 0.85
+                         : f <= 7   ? 0.90
+                                    : 0.94;
   }
 }
 
@@ -128,9 +147,12 @@ unsigned min_fingerprint_bits_for_load(unsigned bucket_size) {
   // tables grow (measured on 2^20 and 2^23 buckets: b = 2, f = 8: 0.86; b = 4, f = 6: 0.95; b = 8, f = 5:
   // 0.97). One more bit costs ~8-15% of memory; a shorter one can cost half the table's capacity.
   switch (bucket_size) {
-    case 2: return 8;
-    case 8: return 5;
-    default: return 6;
+    case 2:
+      return 8;
+    case 8:
+      return 5;
+    default:
+      return 6;
   }
 }
 

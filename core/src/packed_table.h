@@ -88,7 +88,8 @@ class PackedTable {
   uint64_t match(uint64_t bucket, uint32_t fp) const {
     const unsigned f = bits();
     const unsigned b = slots();
-    const unsigned group = kLoads ? kBucketSize / kLoads : kFixedBits ? fixed_group() : group_;
+    const unsigned group = kLoads ? kBucketSize / kLoads : kFixedBits ? fixed_group()
+                                                                      : group_;
     const uint64_t base = bucket * b * uint64_t{f};
     uint64_t found = 0;
     for (unsigned s = 0; s < b; s += group) {
@@ -248,7 +249,8 @@ class PackedTable {
   int first_match(uint64_t bucket, uint32_t fp) const {
     const unsigned f = bits();
     const unsigned b = slots();
-    const unsigned group = kLoads ? kBucketSize / kLoads : kFixedBits ? fixed_group() : group_;
+    const unsigned group = kLoads ? kBucketSize / kLoads : kFixedBits ? fixed_group()
+                                                                      : group_;
     const uint64_t base = bucket * b * uint64_t{f};
     for (unsigned s = 0; s < b; s += group) {
       const GroupMasks& m = (b - s >= group) ? full_masks() : tail_masks();

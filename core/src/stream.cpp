@@ -20,7 +20,10 @@ namespace {
 
 using namespace internal::format;
 
-enum class Part { kHeader, kLevelHeader, kTable, kChecksum };
+enum class Part { kHeader,
+                  kLevelHeader,
+                  kTable,
+                  kChecksum };
 
 struct Segment {
   Part part;
@@ -128,7 +131,7 @@ struct FilterLoader::State {
   Layout layout;
   std::vector<Segment> segments;
   size_t segment = 0;
-  uint64_t offset = 0;  // within the segment
+  uint64_t offset = 0;               // within the segment
   uint8_t small[kLevelHeaderBytes];  // a level header or the checksum as it arrives
   std::vector<std::array<uint8_t, kLevelHeaderBytes>> level_headers;
   uint64_t stored_checksum = 0;

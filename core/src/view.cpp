@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "cuckoo/format.h"
 #include "bits.h"
+#include "cuckoo/format.h"
 #include "filter_core.h"
 #include "format_internal.h"
 #include "growing_core.h"

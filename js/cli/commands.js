@@ -115,8 +115,7 @@ async function filterFor(args, capacity) {
 
 function filterFull(inserted, filter, what) {
   return new Error(
-    `the filter is full after ${inserted} keys (${filter.slotCount} slots)${what}` +
-      (filter.growable ? '' : '; --growable builds a filter that grows'),
+    `the filter is full after ${inserted} keys (${filter.slotCount} slots)${what}` + (filter.growable ? '' : '; --growable builds a filter that grows'),
   );
 }
 
@@ -349,8 +348,7 @@ async function runMerge(args) {
 export const commands = [
   {
     name: 'build',
-    synopsis:
-      'build -o OUT [--capacity N] [--growable] [--fpr P] [--seed S] [--bucket-size B] [--keep-duplicates] [FILE...]',
+    synopsis: 'build -o OUT [--capacity N] [--growable] [--fpr P] [--seed S] [--bucket-size B] [--keep-duplicates] [FILE...]',
     options: [
       { name: 'output', short: 'o', value: true },
       { name: 'capacity', short: 'n', value: true },

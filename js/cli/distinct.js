@@ -28,7 +28,7 @@ function mix(h) {
 // with '\n' (build appends one).
 export function countDistinctKeys(bytes) {
   let size = 1 << 10;
-  for (const keys = countKeys(bytes); size * 3 < keys * 4; ) size *= 2; // at most 3/4 full
+  for (const keys = countKeys(bytes); size * 3 < keys * 4;) size *= 2; // at most 3/4 full
   const slots = new Uint32Array(2 * size); // offset + 1 fits: the last key starts at length - 2 at most
   const mask = size - 1;
   let count = 0;

@@ -11,8 +11,7 @@ import * as buffer from 'node:buffer';
 import { systemMessage } from './errno.js';
 
 const kBlock = 4 << 20;
-const isAscii =
-  typeof buffer.isAscii === 'function' ? (b) => buffer.isAscii(b) : (b) => !/[\x80-\xff]/.test(b.latin1Slice(0, b.length));
+const isAscii = typeof buffer.isAscii === 'function' ? (b) => buffer.isAscii(b) : (b) => !/[\x80-\xff]/.test(b.latin1Slice(0, b.length));
 
 // The keys of the complete lines of bytes (a Buffer); atEnd also takes a last line without '\n'.
 // Returns { keys, used }: used is the start of an incomplete last line when !atEnd.

@@ -10,12 +10,12 @@
 #include <span>
 #endif
 
-#define CHECK(cond)                                                 \
-  do {                                                              \
-    if (!(cond)) {                                                  \
+#define CHECK(cond)                                                \
+  do {                                                             \
+    if (!(cond)) {                                                 \
       std::fprintf(stderr, "consumer: check failed: %s\n", #cond); \
-      return 1;                                                     \
-    }                                                               \
+      return 1;                                                    \
+    }                                                              \
   } while (0)
 
 int main() {

@@ -207,9 +207,9 @@ int add(rm::Ctx* ctx, rm::String** argv, int argc, bool nx) {
   if (filter == nullptr) return rm::kOk;
   rm::ReplicateVerbatim(ctx);  // also when refused: the key may have just been created
   const std::string_view item = arg(argv[2]);
-  const cuckoo::InsertResult result = nx ? filter->insert_if_absent(item.data(), item.size())
-                                         : filter->insert(item.data(), item.size()) ? cuckoo::InsertResult::kInserted
-                                                                                    : cuckoo::InsertResult::kRefused;
+  const cuckoo::InsertResult result = nx                                         ? filter->insert_if_absent(item.data(), item.size())
+                                      : filter->insert(item.data(), item.size()) ? cuckoo::InsertResult::kInserted
+                                                                                 : cuckoo::InsertResult::kRefused;
   if (result == cuckoo::InsertResult::kRefused) return reply_refused(ctx, *filter);
   return rm::ReplyWithBool(ctx, result == cuckoo::InsertResult::kInserted);
 }

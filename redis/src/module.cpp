@@ -7,7 +7,7 @@
 
 namespace {
 
-constexpr int kModuleVersion = 200;  // 0.2.0, the library's version
+constexpr int kModuleVersion = 200;                // 0.2.0, the library's version
 constexpr long long kMaxChunkBytes = 512LL << 20;  // Redis's default proto-max-bulk-len
 
 // Module arguments, name-value pairs:

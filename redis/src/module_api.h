@@ -12,12 +12,12 @@
 
 namespace rm {
 
-struct Ctx;       // RedisModuleCtx: the context of one command call (or of OnLoad)
-struct String;    // RedisModuleString
-struct Key;       // RedisModuleKey: an opened key
-struct Type;      // RedisModuleType: a registered data type
-struct IO;        // RedisModuleIO: an RDB or AOF stream
-struct Digest;    // RedisModuleDigest (DEBUG DIGEST)
+struct Ctx;     // RedisModuleCtx: the context of one command call (or of OnLoad)
+struct String;  // RedisModuleString
+struct Key;     // RedisModuleKey: an opened key
+struct Type;    // RedisModuleType: a registered data type
+struct IO;      // RedisModuleIO: an RDB or AOF stream
+struct Digest;  // RedisModuleDigest (DEBUG DIGEST)
 
 inline constexpr int kOk = 0;
 inline constexpr int kErr = 1;

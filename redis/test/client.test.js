@@ -7,8 +7,12 @@ import bloom from '@redis/bloom';
 import { startServer } from './helpers.js';
 
 let server;
-before(async () => { server = await startServer({ moduleArgs: ['CHUNK_BYTES', '2048'] }); });
-after(async () => { await server?.kill(); });
+before(async () => {
+  server = await startServer({ moduleArgs: ['CHUNK_BYTES', '2048'] });
+});
+after(async () => {
+  await server?.kill();
+});
 
 for (const RESP of [2, 3]) {
   test(`node-redis client.cf.* over RESP${RESP}`, async () => {

@@ -38,7 +38,11 @@ test('a three-primary cluster: filters on every shard, answers right through a c
       nodes.push(await startServer({ port: await clusterPort(), extra: ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf'] }));
     }
     const conns = await Promise.all(nodes.map((n) => connect(n.port)));
-    const ranges = [[0, 5460], [5461, 10922], [10923, 16383]];
+    const ranges = [
+      [0, 5460],
+      [5461, 10922],
+      [10923, 16383],
+    ];
     for (let i = 0; i < 3; i++) {
       assert.equal(plain(await conns[i].send('CLUSTER', 'ADDSLOTSRANGE', String(ranges[i][0]), String(ranges[i][1]))), 'OK');
     }
@@ -54,7 +58,13 @@ test('a three-primary cluster: filters on every shard, answers right through a c
     const keys = Array.from({ length: 60 }, (_, i) => `filter:${i}`);
     for (const key of keys) {
       assert.equal(await cluster.cf.reserve(key, 1000, { BUCKETSIZE: 4 }), 'OK');
-      assert.deepEqual(await cluster.cf.insert(key, Array.from({ length: 50 }, (_, j) => `${key}:item:${j}`)), Array(50).fill(true));
+      assert.deepEqual(
+        await cluster.cf.insert(
+          key,
+          Array.from({ length: 50 }, (_, j) => `${key}:item:${j}`),
+        ),
+        Array(50).fill(true),
+      );
     }
     for (const key of keys) {
       assert.deepEqual(await cluster.cf.mExists(key, [`${key}:item:0`, `${key}:item:49`]), [true, true]);
@@ -64,8 +74,14 @@ test('a three-primary cluster: filters on every shard, answers right through a c
     }
     // Every shard holds some of the filters.
     const sizes = await Promise.all(conns.map(async (c) => plain(await c.send('DBSIZE'))));
-    assert.ok(sizes.every((n) => n > 0), `keys per shard: ${sizes}`);
-    assert.equal(sizes.reduce((a, b) => a + b, 0), keys.length);
+    assert.ok(
+      sizes.every((n) => n > 0),
+      `keys per shard: ${sizes}`,
+    );
+    assert.equal(
+      sizes.reduce((a, b) => a + b, 0),
+      keys.length,
+    );
     // A node asked for a key of another shard redirects, as for any single-key command.
     const moved = (await Promise.all(conns.map((c) => c.send('CF.EXISTS', 'filter:0', 'filter:0:item:0')))).filter((r) => r.type === 'error');
     assert.equal(moved.length, 2);

@@ -18,7 +18,11 @@ const serverLifetimeSeconds = 300;
 const live = new Set();
 // `timeout` runs redis-server in a process group of its own: killing the group stops both.
 function killGroup(child) {
-  try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    /* already gone */
+  }
 }
 function killAll() {
   for (const child of live) killGroup(child);
@@ -56,20 +60,44 @@ export async function startServer(options = {}) {
   const port = options.port ?? (await freePort());
   const dir = options.dir ?? tempDir();
   const args = [
-    String(options.lifetimeSeconds ?? serverLifetimeSeconds), 'redis-server',
-    '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no',
-    '--enable-debug-command', 'local', '--enable-module-command', 'local',
+    String(options.lifetimeSeconds ?? serverLifetimeSeconds),
+    'redis-server',
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--enable-debug-command',
+    'local',
+    '--enable-module-command',
+    'local',
     ...(options.extra ?? []),
-    '--loadmodule', modulePath, ...(options.moduleArgs ?? []),
+    '--loadmodule',
+    modulePath,
+    ...(options.moduleArgs ?? []),
   ];
   const env = { ...process.env };
   if (process.env.CUCKOO_REDIS_PRELOAD) env.LD_PRELOAD = process.env.CUCKOO_REDIS_PRELOAD;
   const child = spawn('timeout', ['-s', 'KILL', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
   live.add(child);
   let log = '';
-  child.stdout.on('data', (d) => { log += d; });
-  child.stderr.on('data', (d) => { log += d; });
-  const exited = new Promise((resolve) => child.on('exit', (code, signal) => { live.delete(child); resolve({ code, signal }); }));
+  child.stdout.on('data', (d) => {
+    log += d;
+  });
+  child.stderr.on('data', (d) => {
+    log += d;
+  });
+  const exited = new Promise((resolve) =>
+    child.on('exit', (code, signal) => {
+      live.delete(child);
+      resolve({ code, signal });
+    }),
+  );
   const deadline = Date.now() + 10_000;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`redis-server exited at start:\n${log}`);
@@ -81,7 +109,10 @@ export async function startServer(options = {}) {
     await new Promise((r) => setTimeout(r, 20));
   }
   return {
-    port, dir, child, exited,
+    port,
+    dir,
+    child,
+    exited,
     log: () => log,
     // Stops the server: SHUTDOWN (with or without saving) and waits for it to exit.
     async shutdown(save = false) {
@@ -130,12 +161,18 @@ function parse(buf, pos) {
     return [{ type, value: items }, next];
   };
   switch (tag) {
-    case '+': return [{ type: 'simple', value: line }, next];
-    case '-': return [{ type: 'error', value: line }, next];
-    case ':': return [{ type: 'integer', value: Number(line) }, next];
-    case '#': return [{ type: 'bool', value: line === 't' }, next];
-    case ',': return [{ type: 'double', value: Number(line) }, next];
-    case '_': return [{ type: 'null', value: null }, next];
+    case '+':
+      return [{ type: 'simple', value: line }, next];
+    case '-':
+      return [{ type: 'error', value: line }, next];
+    case ':':
+      return [{ type: 'integer', value: Number(line) }, next];
+    case '#':
+      return [{ type: 'bool', value: line === 't' }, next];
+    case ',':
+      return [{ type: 'double', value: Number(line) }, next];
+    case '_':
+      return [{ type: 'null', value: null }, next];
     case '$':
     case '=': {
       const n = Number(line);
@@ -148,7 +185,8 @@ function parse(buf, pos) {
       if (n < 0) return [{ type: 'null', value: null }, next];
       return aggregate('array', n);
     }
-    case '~': return aggregate('set', Number(line));
+    case '~':
+      return aggregate('set', Number(line));
     case '%': {
       const r = aggregate('map', 2 * Number(line));
       if (r === null) return null;
@@ -156,14 +194,19 @@ function parse(buf, pos) {
       for (let i = 0; i < r[0].value.length; i += 2) pairs.push([r[0].value[i], r[0].value[i + 1]]);
       return [{ type: 'map', value: pairs }, r[1]];
     }
-    case '>': return aggregate('push', Number(line));
-    default: throw new Error(`unexpected RESP byte ${JSON.stringify(tag)}`);
+    case '>':
+      return aggregate('push', Number(line));
+    default:
+      throw new Error(`unexpected RESP byte ${JSON.stringify(tag)}`);
   }
 }
 
 export async function connect(port) {
   const socket = net.createConnection({ port, host: '127.0.0.1' });
-  await new Promise((resolve, reject) => { socket.once('connect', resolve); socket.once('error', reject); });
+  await new Promise((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
   socket.setNoDelay(true);
   let buf = Buffer.alloc(0);
   const waiting = [];
@@ -179,7 +222,9 @@ export async function connect(port) {
     }
     buf = buf.subarray(pos);
   });
-  const failAll = (err) => { while (waiting.length) waiting.shift().reject(err); };
+  const failAll = (err) => {
+    while (waiting.length) waiting.shift().reject(err);
+  };
   socket.on('error', failAll);
   socket.on('close', () => failAll(new Error('connection closed')));
   const client = {
@@ -197,7 +242,9 @@ export async function connect(port) {
       socket.write(Buffer.concat(commands.map(encode)));
       return Promise.all(promises);
     },
-    close() { socket.destroy(); },
+    close() {
+      socket.destroy();
+    },
   };
   return client;
 }
@@ -205,11 +252,18 @@ export async function connect(port) {
 // Plain values from typed replies: integers, booleans, strings (bulk as latin1), arrays; errors throw.
 export function plain(reply) {
   switch (reply.type) {
-    case 'error': throw new Error(reply.value);
-    case 'bulk': case 'verbatim': return reply.value.toString('latin1');
-    case 'array': case 'set': return reply.value.map(plain);
-    case 'map': return Object.fromEntries(reply.value.map(([k, v]) => [plain(k), plain(v)]));
-    default: return reply.value;
+    case 'error':
+      throw new Error(reply.value);
+    case 'bulk':
+    case 'verbatim':
+      return reply.value.toString('latin1');
+    case 'array':
+    case 'set':
+      return reply.value.map(plain);
+    case 'map':
+      return Object.fromEntries(reply.value.map(([k, v]) => [plain(k), plain(v)]));
+    default:
+      return reply.value;
   }
 }
 

@@ -6,13 +6,21 @@ import assert from 'node:assert/strict';
 import { startServer, connect, plain, scale } from './helpers.js';
 
 let server;
-before(async () => { server = await startServer(); });
-after(async () => { await server?.kill(); });
+before(async () => {
+  server = await startServer();
+});
+after(async () => {
+  await server?.kill();
+});
 
 function rng(seed) {
   let x = seed >>> 0 || 1;
   return () => {
-    x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
     return x / 4294967296;
   };
 }
@@ -20,7 +28,11 @@ function rng(seed) {
 test('corrupted dumps are refused or load as working filters; the server survives every one', async () => {
   const c = await connect(server.port);
   const sources = [];
-  for (const [key, reserve] of [['h-fixed', ['CF.RESERVE', 'h-fixed', '300', 'EXPANSION', '0']], ['h-grow', ['CF.RESERVE', 'h-grow', '64', 'BUCKETSIZE', '2']], ['h-b8', ['CF.RESERVE', 'h-b8', '500', 'BUCKETSIZE', '8', 'FPR', '0.0001']]]) {
+  for (const [key, reserve] of [
+    ['h-fixed', ['CF.RESERVE', 'h-fixed', '300', 'EXPANSION', '0']],
+    ['h-grow', ['CF.RESERVE', 'h-grow', '64', 'BUCKETSIZE', '2']],
+    ['h-b8', ['CF.RESERVE', 'h-b8', '500', 'BUCKETSIZE', '8', 'FPR', '0.0001']],
+  ]) {
     assert.equal(plain(await c.send(...reserve)), 'OK');
     await c.pipeline(Array.from({ length: 250 }, (_, i) => ['CF.ADD', key, `v${i}`]));
     sources.push((await c.send('CF.EXPORT', key)).value);
@@ -32,16 +44,20 @@ test('corrupted dumps are refused or load as working filters; the server survive
     const source = sources[round % sources.length];
     let bytes = Buffer.from(source);
     const kind = Math.floor(random() * 4);
-    if (kind === 0) {        // flip bits, mostly in the headers, where lengths and shapes live
+    if (kind === 0) {
+      // flip bits, mostly in the headers, where lengths and shapes live
       for (let n = 1 + Math.floor(random() * 3); n > 0; n--) {
         const at = random() < 0.7 ? Math.floor(random() * Math.min(bytes.length, 120)) : Math.floor(random() * bytes.length);
         bytes[at] ^= 1 << Math.floor(random() * 8);
       }
-    } else if (kind === 1) { // truncated
+    } else if (kind === 1) {
+      // truncated
       bytes = bytes.subarray(0, Math.floor(random() * bytes.length));
-    } else if (kind === 2) { // extended
+    } else if (kind === 2) {
+      // extended
       bytes = Buffer.concat([bytes, Buffer.alloc(1 + Math.floor(random() * 64), Math.floor(random() * 256))]);
-    } else {                 // a random header field set to a random 64-bit value
+    } else {
+      // a random header field set to a random 64-bit value
       const at = 4 + Math.floor(random() * 52);
       for (let i = 0; i < 8 && at + i < bytes.length; i++) bytes[at + i] = Math.floor(random() * 256);
     }

@@ -20,7 +20,10 @@ async function fill(c) {
     if (reserve) assert.equal(plain(await c.send(...reserve)), 'OK');
     items[key] = Array.from({ length: 2000 }, (_, i) => `${key}-${i}`);
     const replies = await c.pipeline(items[key].map((item) => ['CF.ADD', key, item]));
-    assert.ok(replies.every((r) => r.value === 1), `${key}: an add was refused`);
+    assert.ok(
+      replies.every((r) => r.value === 1),
+      `${key}: an add was refused`,
+    );
     const removed = items[key].splice(0, 100);
     await c.pipeline(removed.map((item) => ['CF.DEL', key, item]));
   }
@@ -41,11 +44,16 @@ async function assertSame(c, before, items, { deletesKept = true } = {}) {
     const now = (await c.send('CF.EXPORT', key)).value;
     assert.ok(Buffer.compare(now, bytes) === 0, `${key}: the bytes changed`);
     const nowInfo = infoObject(await c.send('CF.INFO', key));
-    if (!deletesKept) { nowInfo['Number of items deleted'] = info['Number of items deleted']; }
+    if (!deletesKept) {
+      nowInfo['Number of items deleted'] = info['Number of items deleted'];
+    }
     nowInfo.Size = info.Size;
     assert.deepEqual(nowInfo, info, key);
     const found = await c.pipeline(items[key].map((item) => ['CF.EXISTS', key, item]));
-    assert.ok(found.every((r) => r.value === 1), `${key}: an item was lost`);
+    assert.ok(
+      found.every((r) => r.value === 1),
+      `${key}: an item was lost`,
+    );
   }
 }
 
@@ -78,8 +86,11 @@ test('SAVE + restart, DEBUG RELOAD, BGREWRITEAOF + restart keep every key and it
     assert.equal((await c.send('DBSIZE')).value, 0);
     await fill(c);
     assert.match(plain(await c.send('BGREWRITEAOF')), /rewriting started/);
-    await waitFor(async () => infoField(await c.send('INFO', 'persistence'), 'aof_rewrite_in_progress') === '0' &&
-      infoField(await c.send('INFO', 'persistence'), 'aof_rewrite_scheduled') === '0');
+    await waitFor(
+      async () =>
+        infoField(await c.send('INFO', 'persistence'), 'aof_rewrite_in_progress') === '0' &&
+        infoField(await c.send('INFO', 'persistence'), 'aof_rewrite_scheduled') === '0',
+    );
     c.close();
     await server.shutdown(false);
     server = await startServer({ dir, port: server.port, extra: ['--appendonly', 'yes'] });
@@ -114,7 +125,10 @@ async function scandump(c, key) {
   const pieces = [];
   for (let position = 0, n = 0; n < 100_000; n++) {
     const [next, piece] = (await c.send('CF.SCANDUMP', key, String(position))).value;
-    if (next.value === 0) { assert.equal(piece.type, 'null'); return pieces; }
+    if (next.value === 0) {
+      assert.equal(piece.type, 'null');
+      return pieces;
+    }
     pieces.push({ position: next.value, bytes: piece.value });
     position = next.value;
   }
@@ -136,7 +150,10 @@ test('CF.SCANDUMP pieces are the portable bytes; CF.LOADCHUNK rebuilds the filte
       for (const p of pieces) assert.equal(plain(await c.send('CF.LOADCHUNK', `${key}:copy`, String(p.position), p.bytes)), 'OK');
       assert.ok(Buffer.compare((await c.send('CF.EXPORT', `${key}:copy`)).value, exported) === 0);
       const found = await c.pipeline(items[key].map((item) => ['CF.EXISTS', `${key}:copy`, item]));
-      assert.ok(found.every((r) => r.value === 1), `${key}:copy lost an item`);
+      assert.ok(
+        found.every((r) => r.value === 1),
+        `${key}:copy lost an item`,
+      );
 
       // The concatenated dump is a file the library reads.
       const file = path.join(tempDir(), `${key}.cuckoo`);
@@ -151,7 +168,8 @@ test('CF.SCANDUMP pieces are the portable bytes; CF.LOADCHUNK rebuilds the filte
     assert.ok(Buffer.compare((await c.send('CF.EXPORT', 'imported')).value, exported) === 0);
     assert.equal((await c.send('CF.IMPORT', 'imported', exported)).value, 'ERR item exists');
     assert.match((await c.send('CF.IMPORT', 'bad', exported.subarray(0, 100))).value, /^ERR cuckoo: truncated input/);
-    const flipped = Buffer.from(exported); flipped[200] ^= 1;
+    const flipped = Buffer.from(exported);
+    flipped[200] ^= 1;
     assert.match((await c.send('CF.IMPORT', 'bad', flipped)).value, /^ERR cuckoo: checksum mismatch/);
     assert.equal((await c.send('EXISTS', 'bad')).value, 0);
 
@@ -184,7 +202,8 @@ test('CF.SCANDUMP pieces are the portable bytes; CF.LOADCHUNK rebuilds the filte
     assert.equal((await c.send('CF.LOADCHUNK', 'nohead', String(pieces[1].position), pieces[1].bytes)).value, 'ERR not found');
     assert.equal((await c.send('CF.LOADCHUNK', 'badhead', '57', Buffer.alloc(56, 7))).value, 'Invalid header');
     assert.equal((await c.send('CF.LOADCHUNK', 'badhead', '11', Buffer.alloc(10, 7))).value, 'Invalid header');
-    await gone('nohead'); await gone('badhead');
+    await gone('nohead');
+    await gone('badhead');
     // A dump that stops early leaves a key that says it is incomplete, and nothing pretends to be a filter.
     await load('partial', pieces.slice(0, 2));
     assert.match((await c.send('CF.EXISTS', 'partial', 'x')).value, /^ERR filter is incomplete: CF.LOADCHUNK has \d+ of its \d+ bytes$/);
@@ -193,7 +212,10 @@ test('CF.SCANDUMP pieces are the portable bytes; CF.LOADCHUNK rebuilds the filte
     // ... which the rest of the dump completes, even after a DEBUG RELOAD.
     assert.equal(plain(await c.send('DEBUG', 'RELOAD')), 'OK');
     replies = await load('partial', pieces.slice(2));
-    assert.ok(replies.every((r) => r.value === 'OK'), JSON.stringify(replies.map(plain)));
+    assert.ok(
+      replies.every((r) => r.value === 'OK'),
+      JSON.stringify(replies.map(plain)),
+    );
     assert.ok(Buffer.compare((await c.send('CF.EXPORT', 'partial')).value, Buffer.concat(pieces.map((p) => p.bytes))) === 0);
     // A piece asked for again, out of turn, is the same bytes.
     const again = (await c.send('CF.SCANDUMP', 'fixed', String(pieces[1].position))).value;

@@ -7,14 +7,22 @@ import net from 'node:net';
 import { startServer, connect, plain, infoObject, scale } from './helpers.js';
 
 let server;
-before(async () => { server = await startServer(); });
-after(async () => { await server?.kill(); });
+before(async () => {
+  server = await startServer();
+});
+after(async () => {
+  await server?.kill();
+});
 
 // A small seeded generator (xorshift32), so that a failure replays.
 function rng(seed) {
   let x = seed >>> 0 || 1;
   return () => {
-    x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
     return x / 4294967296;
   };
 }
@@ -23,7 +31,7 @@ async function run(c, key, reserve, ops, seed) {
   if (reserve) assert.equal(plain(await c.send(...reserve)), 'OK');
   const random = rng(seed);
   const model = new Map();
-  const present = [];  // items with copies, for picking deletes (only inserted items may be deleted)
+  const present = []; // items with copies, for picking deletes (only inserted items may be deleted)
   let done = 0;
   let falseNegatives = 0;
   let absentChecks = 0;
@@ -47,7 +55,11 @@ async function run(c, key, reserve, ops, seed) {
         // The model changes once the reply is in; keep `present` consistent now.
         const copies = (model.get(item) ?? 0) - 1;
         model.set(item, copies);
-        if (copies === 0) { present[at] = present[present.length - 1]; present.pop(); model.delete(item); }
+        if (copies === 0) {
+          present[at] = present[present.length - 1];
+          present.pop();
+          model.delete(item);
+        }
       } else if (r < 0.9 && present.length > 0) {
         const item = present[Math.floor(random() * present.length)];
         commands.push([r < 0.85 ? 'CF.EXISTS' : 'CF.COUNT', key, item]);
@@ -73,7 +85,10 @@ async function run(c, key, reserve, ops, seed) {
         assert.match(reply.value, /^Filter is full/);
         const copies = model.get(item) - 1;
         model.set(item, copies);
-        if (copies === 0) { model.delete(item); present.splice(present.indexOf(item), 1); }
+        if (copies === 0) {
+          model.delete(item);
+          present.splice(present.indexOf(item), 1);
+        }
       } else if (kind === 'del') {
         assert.equal(reply.value, 1, `CF.DEL of an inserted item ${item} found nothing`);
       } else if (kind === 'present') {
@@ -91,7 +106,10 @@ async function run(c, key, reserve, ops, seed) {
   const items = [...model.keys()];
   for (let i = 0; i < items.length; i += 5000) {
     const found = await c.pipeline(items.slice(i, i + 5000).map((item) => ['CF.EXISTS', key, item]));
-    assert.ok(found.every((r) => r.value === 1), 'an item of the model is missing at the end');
+    assert.ok(
+      found.every((r) => r.value === 1),
+      'an item of the model is missing at the end',
+    );
   }
   let total = 0;
   for (const copies of model.values()) total += copies;
@@ -142,11 +160,17 @@ test('a client killed mid-pipeline leaves the filter consistent: every acknowled
   assert.equal(received.slice(0, acknowledged * 4), ':1\r\n'.repeat(acknowledged));
   assert.ok(acknowledged > 0 && acknowledged < n, `${acknowledged} acknowledged`);
   const found = await c.pipeline(Array.from({ length: acknowledged }, (_, i) => ['CF.EXISTS', key, `k${i}`]));
-  assert.ok(found.every((r) => r.value === 1), 'an acknowledged add is missing');
+  assert.ok(
+    found.every((r) => r.value === 1),
+    'an acknowledged add is missing',
+  );
   // The server applied the commands it had read, a prefix: at least the acknowledged ones, all found.
   const stored = infoObject(await c.send('CF.INFO', key))['Number of items inserted'];
   assert.ok(stored >= acknowledged && stored <= n, `${stored} stored`);
   const all = await c.pipeline(Array.from({ length: stored }, (_, i) => ['CF.EXISTS', key, `k${i}`]));
-  assert.ok(all.every((r) => r.value === 1), 'an applied add is missing');
+  assert.ok(
+    all.every((r) => r.value === 1),
+    'an applied add is missing',
+  );
   c.close();
 });

@@ -5,8 +5,12 @@ import assert from 'node:assert/strict';
 import { startServer, connect, plain, infoObject } from './helpers.js';
 
 let server;
-before(async () => { server = await startServer(); });
-after(async () => { await server?.kill(); });
+before(async () => {
+  server = await startServer();
+});
+after(async () => {
+  await server?.kill();
+});
 
 async function client(protocol) {
   const c = await connect(server.port);
@@ -37,30 +41,56 @@ for (const protocol of [2, 3]) {
     check(await r('CF.EXISTS', k('f'), 'zzz'), ...bool(false));
     const m = await r('CF.MEXISTS', k('f'), 'a', 'zzz', 'b');
     check(m, 'array');
-    assert.deepEqual(m.value, [bool(true), bool(false), bool(true)].map(([type, value]) => ({ type, value })));
+    assert.deepEqual(
+      m.value,
+      [bool(true), bool(false), bool(true)].map(([type, value]) => ({ type, value })),
+    );
     check(await r('CF.COUNT', k('f'), 'a'), 'integer', 1);
     check(await r('CF.COUNT', k('f'), 'zzz'), 'integer', 0);
     // CF.INSERT: booleans in RESP3, 1 / -1 in RESP2; CF.INSERTNX: integers 1 / 0 / -1 in both.
     const ins = await r('CF.INSERT', k('f'), 'ITEMS', 'c', 'd');
-    assert.deepEqual(ins.value, [bool(true), bool(true)].map(([type, value]) => ({ type, value })));
+    assert.deepEqual(
+      ins.value,
+      [bool(true), bool(true)].map(([type, value]) => ({ type, value })),
+    );
     const nx = await r('CF.INSERTNX', k('f'), 'ITEMS', 'c', 'e');
-    assert.deepEqual(nx.value, [{ type: 'integer', value: 0 }, { type: 'integer', value: 1 }]);
+    assert.deepEqual(nx.value, [
+      { type: 'integer', value: 0 },
+      { type: 'integer', value: 1 },
+    ]);
     check(await r('CF.DEL', k('f'), 'a'), ...bool(true));
     check(await r('CF.DEL', k('f'), 'a'), ...bool(false));
     const info = await r('CF.INFO', k('f'));
-    const names = ['Size', 'Number of buckets', 'Number of filters', 'Number of items inserted',
-      'Number of items deleted', 'Bucket size', 'Expansion rate', 'Max iterations'];
+    const names = [
+      'Size',
+      'Number of buckets',
+      'Number of filters',
+      'Number of items inserted',
+      'Number of items deleted',
+      'Bucket size',
+      'Expansion rate',
+      'Max iterations',
+    ];
     if (protocol === 3) {
       check(info, 'map');
-      assert.deepEqual(info.value.map(([name]) => name.value), names);
-      for (const [name, value] of info.value) { check(name, 'simple'); check(value, 'integer'); }
+      assert.deepEqual(
+        info.value.map(([name]) => name.value),
+        names,
+      );
+      for (const [name, value] of info.value) {
+        check(name, 'simple');
+        check(value, 'integer');
+      }
     } else {
       check(info, 'array');
       assert.equal(info.value.length, 16);
-      assert.deepEqual(info.value.filter((_, i) => i % 2 === 0).map((x) => x.value), names);
+      assert.deepEqual(
+        info.value.filter((_, i) => i % 2 === 0).map((x) => x.value),
+        names,
+      );
     }
     const fields = infoObject(info);
-    assert.equal(fields['Number of items inserted'], 4);  // b, c, d, e
+    assert.equal(fields['Number of items inserted'], 4); // b, c, d, e
     assert.equal(fields['Number of items deleted'], 1);
     assert.equal(fields['Number of filters'], 1);
     assert.equal(fields['Bucket size'], 4);
@@ -85,7 +115,10 @@ for (const protocol of [2, 3]) {
       check(await r('CF.EXISTS', key, 'a'), ...bool(false));
       check(await r('CF.COUNT', key, 'a'), 'integer', 0);
       const m = await r('CF.MEXISTS', key, 'a', 'b');
-      assert.deepEqual(m.value, [bool(false), bool(false)].map(([type, value]) => ({ type, value })));
+      assert.deepEqual(
+        m.value,
+        [bool(false), bool(false)].map(([type, value]) => ({ type, value })),
+      );
       check(await r('CF.DEL', key, 'a'), 'error', 'Not found');
       check(await r('CF.COMPACT', key), 'error', 'Cuckoo filter was not found');
     }
@@ -94,10 +127,18 @@ for (const protocol of [2, 3]) {
     check(await r('CF.EXPORT', k('missing')), 'error', 'ERR not found');
     check(await r('CF.INSERT', k('missing'), 'NOCREATE', 'ITEMS', 'a'), 'error', 'ERR not found');
     check(await r('CF.INSERTNX', k('missing'), 'NOCREATE', 'ITEMS', 'a'), 'error', 'ERR not found');
-    for (const args of [['CF.ADD', k('s'), 'a'], ['CF.ADDNX', k('s'), 'a'], ['CF.INSERT', k('s'), 'ITEMS', 'a'],
-      ['CF.INSERTNX', k('s'), 'ITEMS', 'a'], ['CF.RESERVE', k('s'), '100'], ['CF.INFO', k('s')],
-      ['CF.SCANDUMP', k('s'), '0'], ['CF.EXPORT', k('s')], ['CF.IMPORT', k('s'), 'x'],
-      ['CF.LOADCHUNK', k('s'), '57', 'x'.repeat(56)]]) {
+    for (const args of [
+      ['CF.ADD', k('s'), 'a'],
+      ['CF.ADDNX', k('s'), 'a'],
+      ['CF.INSERT', k('s'), 'ITEMS', 'a'],
+      ['CF.INSERTNX', k('s'), 'ITEMS', 'a'],
+      ['CF.RESERVE', k('s'), '100'],
+      ['CF.INFO', k('s')],
+      ['CF.SCANDUMP', k('s'), '0'],
+      ['CF.EXPORT', k('s')],
+      ['CF.IMPORT', k('s'), 'x'],
+      ['CF.LOADCHUNK', k('s'), '57', 'x'.repeat(56)],
+    ]) {
       check(await r(...args), 'error', wrongType);
     }
     // A string command on a filter.
@@ -136,7 +177,7 @@ for (const protocol of [2, 3]) {
     check(await r('CF.RESERVE', k('r'), '100', 'FPR', 'x'), 'error', "Couldn't parse FPR");
     check(await r('CF.RESERVE', k('r'), '100', 'FPR', '1'), 'error', 'FPR: value must be in the range (0, 1)');
     check(await r('CF.RESERVE', k('r'), '100', 'FPR', '1e-12'), 'error', /^ERR .*fpr/);
-    check(await r('EXISTS', k('r')), 'integer', 0);  // nothing was created by a refused RESERVE
+    check(await r('EXISTS', k('r')), 'integer', 0); // nothing was created by a refused RESERVE
     // Unknown option pairs are ignored; keywords in any case and order.
     check(await r('CF.RESERVE', k('r'), '100', 'expansion', '0', 'NOSUCH', 'x', 'bucketsize', '2', 'MaxIterations', '20', 'FPR', '0.001'), 'simple', 'OK');
     const info = infoObject(await r('CF.INFO', k('r')));
@@ -180,11 +221,17 @@ for (const protocol of [2, 3]) {
     assert.ok(refused === 'Filter is full' || refused.startsWith('Filter is full for this item'), refused);
     check(await c.send('CF.ADD', key, 'one-more'), 'error', /^Filter is full/);
     const ins = await c.send('CF.INSERT', key, 'ITEMS', 'x1', 'x2');
-    assert.deepEqual(ins.value.map((x) => x.value), protocol === 3 ? [false, false] : [-1, -1]);
+    assert.deepEqual(
+      ins.value.map((x) => x.value),
+      protocol === 3 ? [false, false] : [-1, -1],
+    );
     const nx = await c.send('CF.INSERTNX', key, 'ITEMS', 'x1');
     assert.deepEqual(nx.value, [{ type: 'integer', value: -1 }]);
     const found = await c.pipeline(added.map((item) => ['CF.EXISTS', key, item]));
-    assert.ok(found.every((x) => x.value === true || x.value === 1), 'an added item is missing');
+    assert.ok(
+      found.every((x) => x.value === true || x.value === 1),
+      'an added item is missing',
+    );
     // A delete makes room again.
     check(await c.send('CF.DEL', key, added[0]), ...bool(true));
     check(await c.send('CF.ADD', key, added[0]), ...bool(true));
@@ -232,13 +279,19 @@ test('MAX_FILTER_BYTES caps growing filters: "Maximum expansions reached", nothi
     let refused = null;
     for (let i = 0; i < 400_000 && refused === null; i += 1000) {
       const replies = await c.pipeline(Array.from({ length: 1000 }, (_, j) => ['CF.ADD', 'capped', `c${i + j}`]));
-      replies.forEach((r, j) => { if (r.type === 'error') refused ??= r.value; else added.push(`c${i + j}`); });
+      replies.forEach((r, j) => {
+        if (r.type === 'error') refused ??= r.value;
+        else added.push(`c${i + j}`);
+      });
     }
     assert.equal(refused, 'Maximum expansions reached');
     const info = infoObject(await c.send('CF.INFO', 'capped'));
     assert.ok(info['Number of filters'] > 1 && info['Number of items inserted'] === added.length);
     const found = await c.pipeline(added.map((item) => ['CF.EXISTS', 'capped', item]));
-    assert.ok(found.every((r) => r.value === 1), 'an added item is missing');
+    assert.ok(
+      found.every((r) => r.value === 1),
+      'an added item is missing',
+    );
     // A fixed filter is not capped by it; a growing one whose first level alone is larger is refused.
     assert.equal(plain(await c.send('CF.RESERVE', 'big-fixed', '1000000', 'EXPANSION', '0')), 'OK');
     assert.match((await c.send('CF.RESERVE', 'big-growing', '1000000')).value, /^ERR .*max_memory_bytes/);

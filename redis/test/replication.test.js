@@ -53,7 +53,8 @@ test('a replica holds the same bytes as its primary', async () => {
     assert.equal(plain(await p.send('DBSIZE')), plain(await r.send('DBSIZE')));
     // The replica refuses writes, as for any command flagged "write".
     assert.match((await r.send('CF.ADD', 'auto', 'z')).value, /^READONLY/);
-    p.close(); r.close();
+    p.close();
+    r.close();
   } finally {
     await replica?.kill();
     await primary.kill();

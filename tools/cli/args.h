@@ -20,8 +20,8 @@ struct UsageError : std::runtime_error {
 };
 
 struct OptionSpec {
-  const char* name;   // long name, without "--"
-  char short_name;    // 0 if none
+  const char* name;  // long name, without "--"
+  char short_name;   // 0 if none
   bool takes_value;
 };
 
@@ -33,9 +33,9 @@ struct Args {
   bool flag(const std::string& name) const { return flags.count(name) != 0; }
   std::optional<std::string> value(const std::string& name) const;
   // Parsed values; each throws UsageError naming the option on a malformed or out-of-range value.
-  std::optional<uint64_t> u64(const std::string& name) const;            // decimal or 0x hex
-  std::optional<uint32_t> u32(const std::string& name) const;            // decimal or 0x hex
-  std::optional<double> number(const std::string& name) const;           // a decimal number
+  std::optional<uint64_t> u64(const std::string& name) const;   // decimal or 0x hex
+  std::optional<uint32_t> u32(const std::string& name) const;   // decimal or 0x hex
+  std::optional<double> number(const std::string& name) const;  // a decimal number
 
  private:
   std::optional<uint64_t> integer(const std::string& name, uint64_t max, const char* range) const;

@@ -45,7 +45,8 @@ class SignalGuard {
 
  private:
   static constexpr int kSignals[3] = {SIGINT, SIGTERM, SIGHUP};
-  static int index(int sig) { return sig == SIGINT ? 0 : sig == SIGTERM ? 1 : 2; }
+  static int index(int sig) { return sig == SIGINT ? 0 : sig == SIGTERM ? 1
+                                                                        : 2; }
   void (*previous_[3])(int) = {};
 };
 

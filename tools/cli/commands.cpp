@@ -142,8 +142,12 @@ cuckoo::Options filter_options(const Args& args, std::optional<uint64_t> capacit
 // must be 2, 4 or 8" becomes "--bucket-size must be 2, 4 or 8". Only whole words are replaced.
 std::string with_cli_option_names(std::string message) {
   static constexpr std::pair<std::string_view, std::string_view> kSpellings[] = {
-      {"capacity", "--capacity"},       {"fpr", "--fpr"},   {"fingerprint_bits", "--fingerprint-bits"},
-      {"bucket_size", "--bucket-size"}, {"seed", "--seed"}, {"semi_sort", "--semi-sort"},
+      {"capacity", "--capacity"},
+      {"fpr", "--fpr"},
+      {"fingerprint_bits", "--fingerprint-bits"},
+      {"bucket_size", "--bucket-size"},
+      {"seed", "--seed"},
+      {"semi_sort", "--semi-sort"},
   };
   auto is_word_char = [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
@@ -420,9 +424,16 @@ int run_merge(const Args& args) {
 }
 
 const std::vector<OptionSpec> kBuildOptions = {
-    {"output", 'o', true},       {"capacity", 'n', true}, {"fpr", 'e', true},      {"seed", 's', true},
-    {"bucket-size", 'b', true},  {"fingerprint-bits", 'f', true},                  {"semi-sort", 0, false},
-    {"growable", 'g', false},    {"quiet", 'q', false},   {"keep-duplicates", 0, false},
+    {"output", 'o', true},
+    {"capacity", 'n', true},
+    {"fpr", 'e', true},
+    {"seed", 's', true},
+    {"bucket-size", 'b', true},
+    {"fingerprint-bits", 'f', true},
+    {"semi-sort", 0, false},
+    {"growable", 'g', false},
+    {"quiet", 'q', false},
+    {"keep-duplicates", 0, false},
 };
 
 }  // namespace
@@ -434,11 +445,9 @@ const std::vector<Command>& commands() {
        "[FILE...]",
        kBuildOptions,
        run_build},
-      {"query", "query [-p|--present | -a|--absent] [--all] FILTER [KEY...]",
-       {{"present", 'p', false}, {"absent", 'a', false}, {"all", 0, false}}, run_query},
+      {"query", "query [-p|--present | -a|--absent] [--all] FILTER [KEY...]", {{"present", 'p', false}, {"absent", 'a', false}, {"all", 0, false}}, run_query},
       {"info", "info FILTER", {}, run_info},
-      {"add", "add [-o OUT] [--keep-duplicates] FILTER [KEY...]", {{"output", 'o', true}, {"keep-duplicates", 0, false}},
-       run_add},
+      {"add", "add [-o OUT] [--keep-duplicates] FILTER [KEY...]", {{"output", 'o', true}, {"keep-duplicates", 0, false}}, run_add},
       {"delete", "delete [-o OUT] FILTER [KEY...]", {{"output", 'o', true}}, run_delete},
       {"merge", "merge -o OUT FILTER FILTER...", {{"output", 'o', true}}, run_merge},
   };

@@ -36,9 +36,9 @@ class CUCKOO_API ChunkWriter {
   ChunkWriter& operator=(ChunkWriter&&) noexcept;
   ~ChunkWriter();
 
-  uint32_t count() const;       // chunks in all
-  uint32_t index() const;       // of the next chunk; count() once all were written
-  size_t next_size() const;     // bytes of the next chunk, 0 once all were written
+  uint32_t count() const;    // chunks in all
+  uint32_t index() const;    // of the next chunk; count() once all were written
+  size_t next_size() const;  // bytes of the next chunk, 0 once all were written
   // Writes the next chunk (next_size() bytes) at out and returns its size; 0 once all were written.
   size_t next(uint8_t* out);
   std::vector<uint8_t> next();  // the next chunk, empty once all were written
@@ -63,9 +63,9 @@ class CUCKOO_API ChunkLoader {
   ~ChunkLoader();
 
   void add(const void* chunk, size_t size);
-  bool complete() const;       // the last chunk arrived
-  uint32_t received() const;   // chunks added
-  uint32_t count() const;      // chunks the first one announced (0 before it)
+  bool complete() const;      // the last chunk arrived
+  uint32_t received() const;  // chunks added
+  uint32_t count() const;     // chunks the first one announced (0 before it)
   // The filter; throws FormatError naming the first missing chunk if any is, or the filter's problem.
   CuckooFilter finish();
 

@@ -165,9 +165,9 @@ class CUCKOO_API CuckooFilter {
   // (the relocation walk restarts too): the same inserts give the same bytes as in a fresh filter.
   void clear();
 
-  uint64_t size() const;              // items stored (including a parked victim)
-  uint64_t bucket_count() const;      // of every level
-  uint64_t slot_count() const;        // bucket_count * bucket_size
+  uint64_t size() const;          // items stored (including a parked victim)
+  uint64_t bucket_count() const;  // of every level
+  uint64_t slot_count() const;    // bucket_count * bucket_size
   // Whether inserts fail until an erase: a victim is parked (and no level can be added to a growing filter).
   bool is_full() const {
 #if CUCKOO_INLINE_LOOKUP
@@ -175,13 +175,13 @@ class CUCKOO_API CuckooFilter {
 #endif
     return is_full_in_core();
   }
-  unsigned levels() const;            // 1 for a fixed filter; a growing filter's level count
+  unsigned levels() const;              // 1 for a fixed filter; a growing filter's level count
   double false_positive_bound() const;  // of the filter as it is: false_positive_bound(config()) for a
                                         // fixed filter, the sum over its levels for a growing one
-  double load_factor() const;         // items in slots / slot_count, at most 1: a parked victim is in none
-  double bits_per_item() const;       // table bits (all levels) / size (infinity when empty)
-  size_t memory_bytes() const;        // bytes this filter allocated: tables, fixed overhead, and the
-                                      // relocation log (max_kicks x 16 bytes) once an insert needed one
+  double load_factor() const;           // items in slots / slot_count, at most 1: a parked victim is in none
+  double bits_per_item() const;         // table bits (all levels) / size (infinity when empty)
+  size_t memory_bytes() const;          // bytes this filter allocated: tables, fixed overhead, and the
+                                        // relocation log (max_kicks x 16 bytes) once an insert needed one
   const Config& config() const;
 
   // The 64-bit key hash that everything else derives from (docs/hashing.md).

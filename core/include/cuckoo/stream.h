@@ -84,7 +84,7 @@ class CUCKOO_API FilterLoader {
   // counted, for finish()'s "trailing bytes" error, and dropped.
   void feed(const void* data, size_t size);
 
-  bool complete() const;          // every byte the header announces arrived
+  bool complete() const;           // every byte the header announces arrived
   uint64_t expected_size() const;  // the serialized size the header announces; 0 until it is read
   uint64_t received() const;       // bytes committed and fed, trailing ones included
 

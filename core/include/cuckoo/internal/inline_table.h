@@ -55,16 +55,16 @@ inline constexpr uint32_t kEveryCallToTheLibrary = 1;
 // What the inline code needs of a fixed filter's table; owned by the library's core, which keeps it
 // current (the table's address, the parked victim and the item count live in the core itself).
 struct InlineTable {
-  uint8_t* table = nullptr;       // bucket i is bucket_bytes bytes at table + i * bucket_bytes; null: none
-  uint64_t bucket_count = 0;      // even, at most 2^32
-  uint64_t bucket_bytes = 0;      // bucket_size * fingerprint_bits / 8, at most 8
-  uint64_t hash_bitflip = 0;      // XXH3's 8-byte input mask for the filter's seed (hash.h, SeededU64Hash)
+  uint8_t* table = nullptr;        // bucket i is bucket_bytes bytes at table + i * bucket_bytes; null: none
+  uint64_t bucket_count = 0;       // even, at most 2^32
+  uint64_t bucket_bytes = 0;       // bucket_size * fingerprint_bits / 8, at most 8
+  uint64_t hash_bitflip = 0;       // XXH3's 8-byte input mask for the filter's seed (hash.h, SeededU64Hash)
   uint64_t fingerprint_range = 0;  // 2^f - 1
-  uint64_t field_lows = 0;        // bit 0 of each of a bucket's b fields
-  uint64_t field_highs = 0;       // the top bit of each of them
+  uint64_t field_lows = 0;         // bit 0 of each of a bucket's b fields
+  uint64_t field_highs = 0;        // the top bit of each of them
   unsigned fingerprint_bits = 0;
   const uint32_t* victim_fingerprint = &kEveryCallToTheLibrary;  // the parked victim's, 0 when there is none
-  uint64_t* size = nullptr;       // items stored
+  uint64_t* size = nullptr;                                      // items stored
 };
 
 // A key's two buckets and fingerprint.
