@@ -212,7 +212,7 @@ export declare class CuckooFilter {
   /**
    * Node only (the package's Node entry; absent from the browser build): the filter in the file at
    * `path`, as {@link CuckooFilter.save} or native C++ wrote it, read straight into its table in pieces:
-   * memory holds the table once, plus a 4 MiB piece. The file's size is checked against its header before
+   * memory holds the table once, plus a 256 KiB piece. The file's size is checked against its header before
    * anything is allocated.
    * @throws (rejects) {FormatError} on bad bytes, as `deserialize` of the file's bytes; the `fs` error
    *   (`ENOENT`, ...) if the file cannot be read; {RangeError} if the filter does not fit in memory.

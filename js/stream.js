@@ -7,8 +7,10 @@ import { rt, malloc, free, requireHeadroom } from './memory.js';
 import { lastError, lastErrorKind } from './errors.js';
 import { NativeFilter } from './native.js';
 
-// The largest piece handed over at once: bounds the wasm and JS buffers of a streamed load or save.
-export const kPieceBytes = 1 << 22;
+// The largest piece handed over at once: bounds the wasm and JS buffers of a streamed load or save. Small
+// enough to stay in the CPU's cache between the steps that each piece goes through (the file copy, the
+// checksum, the count of a table's entries), large enough that the calls per piece cost nothing.
+export const kPieceBytes = 1 << 18;
 
 // The serialized bytes of a filter, pulled in pieces: a cuckoo::FilterWriter in wasm memory.
 export class Writer {

@@ -259,6 +259,24 @@ TEST(StreamReject, GoldenFilesEveryTruncationAndBitFlip) {
   }
 }
 
+TEST(StreamReject, AnItemCountOffByOneIsRefusedHoweverTheBytesAreSplit) {
+  // The loader counts a plain table's entries as its bytes arrive: pieces that split a field, a bucket or
+  // a level must give deserialize()'s verdict, in every shape.
+  for (const Shape& s : cuckoo_test::all_shapes()) {
+    for (bool growing : {false, true}) {
+      SCOPED_TRACE(testing::PrintToString(s) + (growing ? " growing" : " fixed"));
+      Bytes bytes = filled(s, growing, growing ? 400 : 1000).serialize();
+      expect_same_outcome(bytes, {1, 3, 13});
+      // The item count: the header's (version 1), or level 0's in its level header (version 2).
+      const size_t at = growing ? cuckoo::kHeaderBytes : 32;
+      bytes[at] ^= 1;
+      const Bytes edited = reseal(bytes);
+      ASSERT_FALSE(whole(edited).ok);
+      expect_same_outcome(edited, {1, 3, 13});
+    }
+  }
+}
+
 TEST(StreamReject, TruncatedStreamsAndTrailingBytesNameTheLength) {
   const Bytes bytes = filled({4, 12, false}, false, 100).serialize();
   EXPECT_EQ(fed(Bytes(bytes.begin(), bytes.begin() + 10), 3).text,

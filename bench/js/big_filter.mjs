@@ -9,9 +9,10 @@
 // (--fill M: the integers 0..M-1 only, for a quicker build; loading checks every bucket whatever the
 // fill), files in the system's temporary directory. The filter is built once (addMany) and saved; every
 // row then starts from that file, which the page cache holds after the first read, so the times are the
-// library's and the kernel's copies, not the disk's (save's include its fsync). --baseline runs the
-// whole-buffer rows with another checkout's build too (its js/index.node.js), e.g. the commit before
-// streaming, whose serialize() and deserialize() copy the table inside wasm memory.
+// library's and the kernel's copies, not the disk's (save's include its fsync). --baseline runs every
+// row with another checkout's build too (its js/index.node.js, built), side by side in one run: e.g. the
+// commit before a change to loading or saving, or the one before streaming, whose serialize() and
+// deserialize() copy the table inside wasm memory.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -122,9 +123,11 @@ try {
       `${statSync(file).size.toLocaleString('en')} bytes serialized, built in ${(built.buildMs / 1000).toFixed(1)} s`,
   );
   rows.push({ ...built, op: 'save (build process)' });
-  for (const op of ['save', 'load', 'stream', 'serialize+writeFile', 'readFile+deserialize']) rows.push({ ...run(op), who: 'this' });
-  if (baseline !== null) {
-    for (const op of ['serialize+writeFile', 'readFile+deserialize']) rows.push({ ...run(op, path.resolve(baseline)), who: 'baseline' });
+  // With a baseline, each operation runs in both builds back to back, so that both see the same load of a
+  // shared machine. A baseline without streaming has only the whole-buffer rows (its save and load fail).
+  for (const op of ['save', 'load', 'stream', 'serialize+writeFile', 'readFile+deserialize']) {
+    rows.push({ ...run(op), who: 'this' });
+    if (baseline !== null) rows.push({ ...run(op, path.resolve(baseline)), who: 'baseline' });
   }
   const table = built.tableMB;
   console.log(`\n| operation | build | time | CPU time | peak RSS | peak RSS - table | peak RSS after the load before it |`);

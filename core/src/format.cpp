@@ -235,7 +235,8 @@ void check_state(const FilterCore& core, const Layout& layout, const TableState&
 }
 
 // Checks 11-12, which scan the whole table: its contents, and its entries against the item count.
-void check_contents(const FilterCore& core, const Layout& layout, const TableState& state, const std::string& where) {
+void check_contents(const FilterCore& core, const Layout& layout, const TableState& state, const std::string& where,
+                    const uint64_t* entries) {
   const Config& c = core.config();
   const internal::Victim& victim = state.victim;
   const uint32_t least = least_fingerprint(core, layout);
@@ -252,7 +253,7 @@ void check_contents(const FilterCore& core, const Layout& layout, const TableSta
   }
   // The item count is redundant (stored entries + the victim) but every operation trusts it: a count
   // that disagrees with the table would make size() and load_factor() lie and erase() wrap it below zero.
-  const uint64_t stored = core.count_entries() + (victim.used ? 1 : 0);
+  const uint64_t stored = (entries != nullptr ? *entries : core.count_entries()) + (victim.used ? 1 : 0);
   if (state.items != stored)
     throw FormatError(where + "item count " + std::to_string(state.items) + " does not match the " +
                       std::to_string(stored) + " fingerprints stored");
@@ -271,10 +272,10 @@ void check_victim_home(const FilterCore& core, const TableState& state, const st
 
 }  // namespace
 
-void check_table(FilterCore& core, const Layout& layout, const TableState& state,
-                 const std::string& where) {
+void check_table(FilterCore& core, const Layout& layout, const TableState& state, const std::string& where,
+                 const uint64_t* entries) {
   check_state(core, layout, state, where);
-  check_contents(core, layout, state, where);
+  check_contents(core, layout, state, where, entries);
   check_victim_home(core, state, where);
   core.restore_state(state.items, state.victim, state.rng_state);
 }

@@ -68,8 +68,10 @@ void check_checksum(const uint8_t* in, const Layout& layout);
 std::unique_ptr<FilterCore> make_table(const Layout& layout, unsigned s, bool huge_pages,
                                        const uint8_t* borrowed = nullptr);
 // Checks 9-13 on a core whose table bytes are in place, then restores its state. `where` prefixes each
-// message ("" or "level 3: ").
-void check_table(FilterCore& core, const Layout& layout, const TableState& state, const std::string& where);
+// message ("" or "level 3: "). `entries`: the table's nonzero entries if the caller counted them (as the
+// bytes arrived), else null, and they are counted here.
+void check_table(FilterCore& core, const Layout& layout, const TableState& state, const std::string& where,
+                 const uint64_t* entries = nullptr);
 // What a view checks (docs/format.md, "Views"): checks 9, 10 and 13, which read the state and the victim's
 // two buckets, not the whole table; then restores the state.
 void check_table_structure(FilterCore& core, const Layout& layout, const TableState& state,

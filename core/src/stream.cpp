@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core_access.h"
+#include "field_count.h"
 #include "format_internal.h"
 #include "growing_core.h"
 #include "hash.h"  // xxhash.h, XXH_INLINE_ALL
@@ -136,6 +137,11 @@ struct FilterLoader::State {
   std::vector<std::array<uint8_t, kLevelHeaderBytes>> level_headers;
   uint64_t stored_checksum = 0;
   std::vector<std::unique_ptr<internal::FilterCore>> cores;
+  // A plain table's entries, counted as its bytes arrive (while they are in cache): finish() compares
+  // them with the item count instead of reading the whole table again. counted: fields counted so far in
+  // the current table. Semi-sorted tables are counted by finish() (their entries are not plain fields).
+  std::vector<uint64_t> entries;
+  uint64_t counted = 0;
   uint64_t received = 0;
   uint64_t trailing = 0;
   std::string error;  // the FormatError that spent the loader, without "cuckoo: "
@@ -175,12 +181,26 @@ struct FilterLoader::State {
     const uint8_t* data = seg.part == Part::kTable ? cores[seg.table]->table_data() + offset : small + offset;
     if (seg.part != Part::kChecksum) XXH3_64bits_update(&hash, data, n);
     offset += n;
+    if (seg.part == Part::kTable) count_entries(seg.table);
     if (offset < seg.size) return;
     if (seg.part == Part::kLevelHeader)
       std::memcpy(level_headers.emplace_back().data(), small, kLevelHeaderBytes);
     if (seg.part == Part::kChecksum) stored_checksum = get_u64(small);
     ++segment;
     offset = 0;
+  }
+
+  // Counts the plain table s's entries whose fields are wholly within its first `offset` bytes.
+  void count_entries(unsigned s) {
+    const Config c = layout.table_config(s);
+    if (c.semi_sort) return;
+    if (entries.size() == s) {
+      entries.push_back(0);
+      counted = 0;
+    }
+    const uint64_t fields = std::min(c.bucket_count * c.bucket_size, offset * 8 / c.fingerprint_bits);
+    entries[s] += internal::count_nonzero_fields(cores[s]->table_data(), counted, fields, c.fingerprint_bits);
+    counted = fields;
   }
 
   // The header is in: check it. The next buffer() passes the bytes after it on to where they belong
@@ -233,7 +253,7 @@ struct FilterLoader::State {
       const std::string where = layout.growing() ? "level " + std::to_string(s) + ": " : "";
       const TableState state =
           layout.growing() ? read_level_state(level_headers[s].data(), where) : read_fixed_state(prefix);
-      check_table(*cores[s], layout, state, where);
+      check_table(*cores[s], layout, state, where, s < entries.size() ? &entries[s] : nullptr);
     }
     return assemble(layout, std::move(cores), huge_pages);
   }
