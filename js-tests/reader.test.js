@@ -372,3 +372,27 @@ test('streams: a Response, its body, a ReadableStream, a Node Readable and async
   await assert.rejects(CuckooReader.deserialize(failing), /network down/);
   f.dispose();
 });
+
+test("reader: verify: false runs a view's checks only: a changed table answers, a bad header still throws", async () => {
+  const f = await CuckooFilter.create({ capacity: 2000, fpr: 0.01, seed: 5 });
+  for (let i = 0; i < 1500; i++) f.add(`k${i}`);
+  const bytes = f.serialize();
+  f.dispose();
+  const changed = bytes.slice();
+  for (let i = 70; i < changed.length - 8; i += 7) changed[i] ^= 0xff;
+  await assert.rejects(CuckooReader.deserialize(changed), { message: 'cuckoo: checksum mismatch: the bytes are corrupted' });
+  for (const source of [changed, Readable.from([changed.subarray(0, 100), changed.subarray(100)])]) {
+    const r = await CuckooReader.deserialize(source, { verify: false });
+    assert.equal(r.size, 1500); // the header's count, not checked against the entries
+    assert.equal(typeof r.has('k1'), 'boolean');
+    r.dispose();
+  }
+  const intact = await CuckooReader.deserialize(bytes, { verify: false });
+  assert.equal(intact.has('k7'), true);
+  intact.dispose();
+  const bad = bytes.slice();
+  bad[5] = 3; // bucket size 3: a structural check
+  const expected = { name: 'FormatError', message: /bucket/ };
+  assert.throws(() => CuckooReader.deserializeSync(bad, { verify: false }), expected);
+  await assert.rejects(CuckooReader.deserialize(bad, { verify: false }), expected);
+});

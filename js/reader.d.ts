@@ -22,6 +22,12 @@ export type ByteStream =
   | { getReader(): { read(): Promise<{ done: boolean; value?: Uint8Array }>; cancel(): Promise<void> } }
   | { readonly body: unknown; arrayBuffer(): Promise<ArrayBuffer> };
 
+/** Options of {@link CuckooReader.deserialize}. */
+export interface ReaderOptions {
+  /** `false`: only the structural checks a C++ `FilterView` makes on open; default `true` (every check). */
+  verify?: boolean;
+}
+
 /**
  * A filter loaded read-only from its serialized bytes (docs/format.md: fixed and growing filters, every
  * shape): the same answers, properties and errors as `CuckooFilter` gives for the
@@ -45,11 +51,15 @@ export declare class CuckooReader {
    *   `ArrayBuffer` or a `SharedArrayBuffer`) nor a stream of `Uint8Array` pieces; {FormatError} on bad
    *   bytes, with `CuckooFilter.deserialize`'s message for the same bytes; `RangeError` if WebAssembly
    *   memory (4 GiB at most) cannot hold them. A stream's own error passes through.
+   * @param options.verify `false`: run only the checks a C++ `FilterView` runs on open (docs/format.md,
+   *   "Views"): the headers and each table's state, not the checksum nor the scans of every bucket. Corrupt
+   *   bytes that pass them give wrong answers (a false negative, a wrong `size`), never an error or a read
+   *   outside the bytes. For bytes known intact; the command-line tools' `query` uses it. Default `true`.
    */
-  static deserialize(bytes: ArrayBufferView | ArrayBuffer | SharedArrayBuffer | ByteStream): Promise<CuckooReader>;
+  static deserialize(bytes: ArrayBufferView | ArrayBuffer | SharedArrayBuffer | ByteStream, options?: ReaderOptions): Promise<CuckooReader>;
 
   /** {@link CuckooReader.deserialize}, synchronously: needs the module loaded (`await CuckooReader.ready`). */
-  static deserializeSync(bytes: ArrayBufferView | ArrayBuffer | SharedArrayBuffer): CuckooReader;
+  static deserializeSync(bytes: ArrayBufferView | ArrayBuffer | SharedArrayBuffer, options?: ReaderOptions): CuckooReader;
 
   /** Whether the key may be in the set: always `true` for a key the filter holds. */
   has(key: Key): boolean;

@@ -58,8 +58,9 @@ function describe(address, file, shape, tables) {
 }
 
 // deserialize's checks after the header's: each table's fields, then its contents (docs/format.md, steps
-// 9 to 13), and for version 2 the totals. Throws FormatError.
-function checkTables(M, address, shape, tables) {
+// 9 to 13), and for version 2 the totals. Throws FormatError. Unless `scan`, steps 11 and 12, which read
+// the whole table, are left out, as a C++ FilterView leaves them out (docs/format.md, "Views").
+function checkTables(M, address, shape, tables, scan) {
   const growable = shape.growable;
   let items = 0n;
   let bytes = 0;
@@ -67,12 +68,12 @@ function checkTables(M, address, shape, tables) {
     const where = growable ? `level ${s}: ` : '';
     checkTable(shape, t, where);
     const index = tables.length - 1 - s;
-    const scanned = M.reader_scan(address, index);
+    const scanned = scan ? M.reader_scan(address, index) : 0;
     if (scanned === -1) throw formatError(`${where}invalid table: nonzero padding bits after the last bucket`);
     if (scanned === -2) throw formatError(`${where}a fingerprint that no key has in this level`);
     if (scanned < 0) throw formatError(`${where}invalid table: invalid semi-sort code in bucket ${-3 - scanned}`);
     const stored = scanned + (t.victim ? 1 : 0);
-    if (t.items !== BigInt(stored)) {
+    if (scan && t.items !== BigInt(stored)) {
       throw formatError(`${where}item count ${t.items} does not match the ${stored} fingerprints stored`);
     }
     if (t.victim && M.reader_victim_has_room(address, index)) {
@@ -142,19 +143,19 @@ function allocate(plan) {
 }
 
 // deserialize's checks from the checksum on, over the bytes in the block, and the reader; frees the
-// block and throws on bad bytes.
-function finishLoad(block) {
+// block and throws on bad bytes. verify === false: a view's checks only (checkTables), no checksum.
+function finishLoad(block, verify) {
   const M = rd.M;
   const { shape, tables, body, address, file } = block;
   let tableTotal;
   try {
-    if (M.reader_checksum(file, body) !== new DataView(rd.heap.buffer).getBigInt64(file + body, true)) {
+    if (verify && M.reader_checksum(file, body) !== new DataView(rd.heap.buffer).getBigInt64(file + body, true)) {
       throw formatError('checksum mismatch: the bytes are corrupted');
     }
     readLevelHeaders(rd.heap.subarray(file, file + block.size), shape, tables);
     describe(address, file, shape, tables);
     M.reader_prepare(address);
-    tableTotal = checkTables(M, address, shape, tables);
+    tableTotal = checkTables(M, address, shape, tables, verify);
   } catch (error) {
     release(address, block.bytes);
     throw error;
@@ -165,7 +166,7 @@ function finishLoad(block) {
 // A reader from a stream of byte pieces: the header from the first 64 bytes, then every piece straight into
 // its block. Bad bytes get the errors deserializeSync gives the same bytes in one piece; a stream longer
 // or shorter than its header says is read to its end first, to name its length.
-async function loadStream(source) {
+async function loadStream(source, verify) {
   const pieces = piecesOf(source);
   let head = new Uint8Array(0);
   let received = 0;
@@ -203,7 +204,7 @@ async function loadStream(source) {
     if (block !== null) release(block.address, block.bytes);
     throw error;
   }
-  return finishLoad(block);
+  return finishLoad(block, verify);
 }
 
 // Copies the part of `piece` (bytes at offset `at` of the stream) that falls within the block's bytes.
@@ -246,13 +247,14 @@ export class CuckooReader {
 
   // bytes, or a stream of them (a fetch Response or its body, a ReadableStream, a Node Readable, any async
   // iterable of Uint8Array pieces), copied into wasm memory as they arrive: once, with no whole copy in JS.
-  static async deserialize(bytes) {
+  // options.verify === false: only the checks a C++ FilterView makes on open (docs/format.md, "Views").
+  static async deserialize(bytes, options) {
     await loadReader();
-    if (isStreamLike(bytes)) return loadStream(bytes);
-    return CuckooReader.deserializeSync(bytes);
+    if (isStreamLike(bytes)) return loadStream(bytes, options?.verify !== false);
+    return CuckooReader.deserializeSync(bytes, options);
   }
 
-  static deserializeSync(bytes) {
+  static deserializeSync(bytes, options) {
     requireLoaded();
     const view = bytesOf(bytes);
     if (view === null) {
@@ -271,7 +273,7 @@ export class CuckooReader {
       release(block.address, block.bytes);
       throw error;
     }
-    return finishLoad(block);
+    return finishLoad(block, options?.verify !== false);
   }
 
   // A reader over a block that finishLoad() checked; `properties` are what it reports.

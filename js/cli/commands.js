@@ -3,6 +3,7 @@
 // filter bytes for the same input and options (js-tests/cli.test.js checks it).
 import { isatty } from 'node:tty';
 import { CuckooFilter } from 'cuckoo-wasm';
+import { CuckooReader } from 'cuckoo-wasm/reader';
 import { UsageError, fileName, number, u32, u64 } from './args.js';
 import { readWhole, writeAtomically, writeStdout } from './files.js';
 import { fixedDouble, fixedRatio } from './fixed_point.js';
@@ -234,9 +235,20 @@ async function runBuild(args) {
   return 0;
 }
 
+// The filter for `query`, read-only, with the checks the native tool's view makes (docs/cli.md): the
+// structure, not the checksum, so that both tools answer alike for any file.
+async function openFilter(file) {
+  const bytes = readWhole(file);
+  try {
+    return await CuckooReader.deserialize(bytes, { verify: false });
+  } catch (error) {
+    throw new Error(`${file}: not a valid filter file: ${coreMessage(error)}`);
+  }
+}
+
 async function runQuery(args) {
   if (args.positional.length === 0) throw new UsageError('query needs a filter file');
-  const filter = await loadFilter(fileName(args.positional[0]));
+  const filter = await openFilter(fileName(args.positional[0]));
   const argKeys = args.positional.slice(1);
   const presentOnly = args.flags.has('present');
   const absentOnly = args.flags.has('absent');
