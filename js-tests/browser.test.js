@@ -219,6 +219,7 @@ test('browser: headless Chromium loads the package from <script type="module"> a
       const golden = [...readFileSync(path.join(goldenDir, meta.file))];
       const where = meta.file;
       assert.deepEqual(got.fetchedBytes, golden, `${where}: the page fetched other bytes than the file`);
+      assert.deepEqual(got.streamedBytes, golden, `${where}: deserialize(Response) gave another filter`);
       // A growing filter's (format version 2) bucketCount counts every level, its option only the first;
       // its sidecar may size it by capacity or fpr instead of giving every shape field.
       const o = meta.options;
@@ -411,7 +412,7 @@ test("browser: the README's browser example runs through the reader under the st
       .filter((p) => p.startsWith(prefix))
       .map((p) => p.slice(prefix.length))
       .sort();
-    for (const m of modules) assert.match(m, /^(js\/(reader\w*|classify|errors|memory)\.js|dist\/cuckoo_reader_binary\.mjs)$/);
+    for (const m of modules) assert.match(m, /^(js\/(reader\w*|classify|errors|memory|stream_source)\.js|dist\/cuckoo_reader_binary\.mjs)$/);
     assert.ok(modules.includes('js/reader.js') && modules.includes('dist/cuckoo_reader_binary.mjs'), modules.join(' '));
     assert.ok(fetched.includes('/blocklist.cuckoo'));
   });

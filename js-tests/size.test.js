@@ -31,9 +31,10 @@ test(`a page that imports only the reader downloads at most ${kReaderBudgetBytes
   const m = await measure('reader');
   for (const f of m.files) t.diagnostic(`${f.path}: ${f.bytes} bytes minified, ${f.gzipped} gzipped`);
   t.diagnostic(`bundled: ${m.inputs.join(' ')}`);
-  // The reader's own modules, the key rules it shares, and its module: none of the full entry's machinery.
+  // The reader's own modules, the key rules and stream reading it shares, and its module: none of the full
+  // entry's machinery.
   for (const input of m.inputs) {
-    assert.match(input, /^(js\/(reader\w*|classify|errors|memory)\.js|dist\/cuckoo_reader_binary\.mjs)$/, input);
+    assert.match(input, /^(js\/(reader\w*|classify|errors|memory|stream_source)\.js|dist\/cuckoo_reader_binary\.mjs)$/, input);
   }
   assert.ok(m.gzipped <= kReaderBudgetBytes, `the reader's browser download is ${m.gzipped} bytes gzipped, over the budget of ${kReaderBudgetBytes}`);
 });

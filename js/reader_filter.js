@@ -11,7 +11,7 @@ import { loadReader, rd, alloc, release, callProbe, stageKey, shrinkScratch, kKe
 import { classified, bytesOf, isKeyError, toArray } from './classify.js';
 import { readHeader, readLevelHeaders, checkLength, checkTable, formatError } from './reader_format.js';
 import { tableBytes, levelLimit, extraBits, kMaxTableBytes } from './reader_format.js';
-import { isStreamLike, piecesOf } from './reader_stream.js';
+import { streamPieces } from './stream_source.js';
 
 // wasm/reader_table.h: sizeof(Filter) before its levels, and sizeof(Level).
 const kFilterBytes = 40;
@@ -166,21 +166,13 @@ function finishLoad(block, verify) {
 // A reader from a stream of byte pieces: the header from the first 64 bytes, then every piece straight into
 // its block. Bad bytes get the errors deserializeSync gives the same bytes in one piece; a stream longer
 // or shorter than its header says is read to its end first, to name its length.
-async function loadStream(source, verify) {
-  const pieces = piecesOf(source);
+async function loadStream(pieces, verify) {
   let head = new Uint8Array(0);
   let received = 0;
   let block = null;
   try {
-    for (;;) {
-      const { done, value } = await pieces.next();
-      if (done) break;
-      if (!(value instanceof Uint8Array)) {
-        if (typeof value === 'string') {
-          throw new TypeError('cuckoo-wasm: deserialize() read a string from the stream: open it without an encoding');
-        }
-        throw new TypeError('cuckoo-wasm: deserialize() takes a stream of Uint8Array pieces');
-      }
+    // Leaving the loop early (an error) releases the source (js/stream_source.js).
+    for await (const value of pieces) {
       if (block === null) {
         const joined = new Uint8Array(head.length + value.length);
         joined.set(head);
@@ -200,7 +192,6 @@ async function loadStream(source, verify) {
     if (block === null) readHeader(head); // fewer than 64 bytes: the truncated-input error
     checkLength(received, block.size);
   } catch (error) {
-    await pieces.return?.();
     if (block !== null) release(block.address, block.bytes);
     throw error;
   }
@@ -250,7 +241,8 @@ export class CuckooReader {
   // options.verify === false: only the checks a C++ FilterView makes on open (docs/format.md, "Views").
   static async deserialize(bytes, options) {
     await loadReader();
-    if (isStreamLike(bytes)) return loadStream(bytes, options?.verify !== false);
+    const pieces = streamPieces(bytes);
+    if (pieces) return loadStream(pieces, options?.verify !== false);
     return CuckooReader.deserializeSync(bytes, options);
   }
 

@@ -1,6 +1,7 @@
-// js/stream_source.js: what deserialize() accepts as a stream in Node, read as an async iterator of
-// Uint8Array pieces that js/stream.js writes straight into the new table. (The browser's entry leaves
-// this out to stay small: it reads a Response or a ReadableStream whole, js/cuckoo_filter.js.)
+// js/stream_source.js: what deserialize() accepts as a stream, in Node's CuckooFilter (js/stream.js writes
+// the pieces straight into the new table) and in CuckooReader (js/reader_filter.js), read as an async
+// iterator of Uint8Array pieces; return() releases the source. (The browser's full entry leaves this out
+// to stay within its budget: it reads a Response whole, js/cuckoo_filter.js.)
 
 // An async iterator over the pieces of a fetch Response, a ReadableStream, or any async iterable of byte
 // views (a Node Readable); null for anything else. It throws a TypeError for a piece that is not bytes.
