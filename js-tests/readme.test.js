@@ -1,10 +1,12 @@
-// js-tests/readme.test.js: the README's Node example, run as written, so that the quick start cannot go
+// js-tests/readme.test.js: the README's Node examples, run as written, so that the quick start cannot go
 // stale. It imports 'cuckoo-wasm'; run with the repository root as its directory, Node resolves the
 // package's own name to this checkout (a package may import itself through its "exports").
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -38,4 +40,25 @@ test("README's growing-filter example runs as written and prints what its commen
   const run = spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd: root, encoding: 'utf8' });
   assert.equal(run.status, 0, run.stderr);
   assert.equal(run.stdout.trim(), printed);
+});
+
+test("README's big-filter example (save, load, a stream, chunks) runs as written", () => {
+  const code = exampleAfter('## Node', 2);
+  assert.match(code, /f\.save\('big\.cuckoo'\)/);
+  const dir = mkdtempSync(path.join(tmpdir(), 'cuckoo-readme-'));
+  try {
+    // As written, but with its file in a temporary directory; then what its comments promise.
+    const file = JSON.stringify(path.join(dir, 'big.cuckoo'));
+    const checks = `
+      const same = (x) => x.byteLength === f.byteLength && x.size === f.size && x.capacity === f.capacity;
+      console.log(same(g), same(h), same(k), chunks.every((c) => c.length <= 512 * 1024));`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', code.replaceAll("'big.cuckoo'", file) + checks], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout.trim(), 'true true true true');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
