@@ -241,11 +241,11 @@ class CuckooCore final : public FilterCore {
 
  public:
   // `borrowed`: the table's bytes to read in place (a FilterView's), or null for a table of its own
-  // (PackedTable's constructor). A core over borrowed bytes only serves const calls, and publishes no
-  // InlineTable (whose insert writes the table).
+  // (PackedTable's constructor). A core over borrowed bytes only serves const calls; its InlineTable serves
+  // FilterView's lookups, never an insert (which would write the table).
   CuckooCore(const Config& config, const Hasher& hasher, const uint8_t* borrowed = nullptr)
       : FilterCore(config), hasher_(hasher), table_(config, borrowed) {
-    if (borrowed == nullptr) publish_inline_table();
+    publish_inline_table();
   }
   explicit CuckooCore(const Config& config, const uint8_t* borrowed = nullptr)
       : CuckooCore(config, Hasher(config.bucket_count, config.fingerprint_bits), borrowed) {}
@@ -346,7 +346,9 @@ class CuckooCore final : public FilterCore {
   // that are whole bytes and fit one 64-bit load. They place and find every key as this class does:
   // native-tests/inline_table_test.cpp holds them to it on every shape. They write the table directly
   // (insert): a core whose table must not be written that way, or whose inserts must do more than
-  // CuckooCore's, must leave its InlineTable empty.
+  // CuckooCore's, must leave its InlineTable empty, or be a FilterView's, which only looks keys up. The
+  // 8-byte load of a bucket reads up to 7 bytes past the table: kTablePadding bytes follow an owned table,
+  // and at least as many bytes of the input follow a borrowed one (format_internal.h, make_table).
   void publish_inline_table() {
     if constexpr (std::is_same_v<Hasher, BucketHasher> && Table::kPlainBuckets) {
       const unsigned f = table_.bits();

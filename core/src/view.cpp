@@ -54,7 +54,7 @@ std::unique_ptr<internal::FilterCore> open_cores(const uint8_t* in, size_t size,
 
 FilterView::FilterView(std::unique_ptr<internal::FilterCore> core, std::unique_ptr<internal::MappedFile> file,
                        const uint8_t* data, size_t size)
-    : core_(std::move(core)), file_(std::move(file)), data_(data), size_(size) {}
+    : core_(std::move(core)), inline_table_(&core_->inline_table()), file_(std::move(file)), data_(data), size_(size) {}
 
 FilterView::FilterView(FilterView&& other) noexcept = default;
 FilterView& FilterView::operator=(FilterView&& other) noexcept = default;
@@ -81,7 +81,7 @@ uint64_t FilterView::hash(uint64_t key) const { return hash_u64(key, config().se
 uint64_t FilterView::hash(const void* data, size_t size) const { return hash_bytes(data, size, config().seed); }
 
 bool FilterView::contains(std::string_view key) const { return core_->contains_bytes_key(key.data(), key.size()); }
-bool FilterView::contains(uint64_t key) const { return core_->contains_u64_key(key); }
+bool FilterView::contains_in_core(uint64_t key) const { return core_->contains_u64_key(key); }
 bool FilterView::contains(const void* data, size_t size) const { return core_->contains_bytes_key(data, size); }
 
 size_t FilterView::count(std::string_view key) const { return core_->count(hash(key)); }

@@ -69,15 +69,7 @@ class CUCKOO_API CuckooFilter {
   bool insert(std::string_view key);
   bool insert(uint64_t key) {
 #if CUCKOO_INLINE_LOOKUP
-    const internal::InlineTable& t = *inline_table_;
-    if (*t.victim_fingerprint == 0) {
-      const internal::InlineProbe p = internal::inline_probe(t, key);
-      internal::prefetch_inline_bucket(t, p.alternate);
-      if (internal::store_if_room(t, p.bucket, p.fingerprint) || internal::store_if_room(t, p.alternate, p.fingerprint)) {
-        ++*t.size;
-        return true;
-      }
-    }
+    if (internal::inline_insert(*inline_table_, key)) return true;
 #endif
     return insert_in_core(key);
   }
@@ -103,11 +95,8 @@ class CUCKOO_API CuckooFilter {
   bool contains(std::string_view key) const;
   bool contains(uint64_t key) const {
 #if CUCKOO_INLINE_LOOKUP
-    const internal::InlineTable& t = *inline_table_;
-    if (t.table != nullptr) {  // a filter the inline code serves (so growing filters hash once, in the library)
-      const internal::InlineProbe p = internal::inline_probe(t, key);
-      if (p.fingerprint != *t.victim_fingerprint) return internal::either_holds(t, p);
-    }
+    bool found;
+    if (internal::inline_contains(*inline_table_, key, found)) return found;
 #endif
     return contains_in_core(key);
   }

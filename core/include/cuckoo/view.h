@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "cuckoo/export.h"
+#include "cuckoo/internal/inline_table.h"
 #include "cuckoo/internal/key_traits.h"
 #include "cuckoo/options.h"
 
@@ -18,6 +19,7 @@ namespace cuckoo {
 namespace internal {
 class FilterCore;
 class MappedFile;
+struct CoreAccess;
 }  // namespace internal
 
 struct ViewOptions {
@@ -62,7 +64,13 @@ class CUCKOO_API FilterView {
   void verify_checksum() const;
 
   bool contains(std::string_view key) const;
-  bool contains(uint64_t key) const;
+  bool contains(uint64_t key) const {
+#if CUCKOO_INLINE_LOOKUP
+    bool found;
+    if (internal::inline_contains(*inline_table_, key, found)) return found;
+#endif
+    return contains_in_core(key);
+  }
   bool contains(const void* data, size_t size) const;
   template <typename Bytes, typename = internal::IfByteRange<Bytes>>
   bool contains(const Bytes& key) const { return contains(std::data(key), std::size(key)); }
@@ -100,10 +108,18 @@ class CUCKOO_API FilterView {
   size_t serialized_size() const { return size_; }
 
  private:
+  // Tests reach the implementation through internal::CoreAccess (core/src/core_access.h).
+  friend struct internal::CoreAccess;
   FilterView(std::unique_ptr<internal::FilterCore> core, std::unique_ptr<internal::MappedFile> file,
              const uint8_t* data, size_t size);
 
+  // The library's side of contains(uint64_t), for keys the inline code does not answer. Pure, as
+  // CuckooFilter's.
+  CUCKOO_PURE bool contains_in_core(uint64_t key) const;
+
   std::unique_ptr<internal::FilterCore> core_;
+  // The core's InlineTable (cuckoo/internal/inline_table.h), for lookups only; kept with core_ by moves.
+  const internal::InlineTable* inline_table_ = nullptr;
   std::unique_ptr<internal::MappedFile> file_;  // null for from_bytes
   const uint8_t* data_ = nullptr;
   size_t size_ = 0;

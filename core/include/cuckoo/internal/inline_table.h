@@ -1,6 +1,6 @@
 // cuckoo/internal/inline_table.h: single-key lookups and inserts of integer keys, compiled into the caller.
 // Not part of the API: included by cuckoo/filter.h, whose contains(uint64_t), insert(uint64_t) and
-// is_full() use it. It computes exactly what the library does (docs/hashing.md); native-tests/
+// is_full() use it, and by cuckoo/view.h, whose contains(uint64_t) uses it. It computes exactly what the library does (docs/hashing.md); native-tests/
 // inline_table_test.cpp holds it to the library's own code on every shape.
 //
 // A fixed filter whose buckets are whole bytes and fit one 64-bit load (bucket_size * fingerprint_bits a
@@ -160,6 +160,29 @@ inline bool store_if_room(const InlineTable& t, uint64_t bucket, uint32_t finger
   const unsigned first_empty = lowest_set_bit(empty) + 1 - t.fingerprint_bits;
   const uint64_t stored = word | (uint64_t{fingerprint} << first_empty);
   std::memcpy(p, &stored, sizeof stored);
+  return true;
+}
+
+// contains(key) of the filter whose InlineTable is t, when the inline code can answer it: sets `found` and
+// returns true; false hands the call to the library (an empty InlineTable, or the key's fingerprint is the
+// parked victim's).
+inline bool inline_contains(const InlineTable& t, uint64_t key, bool& found) {
+  if (t.table == nullptr) return false;  // before hashing: a filter the inline code does not serve hashes once
+  const InlineProbe p = inline_probe(t, key);
+  if (p.fingerprint == *t.victim_fingerprint) return false;
+  found = either_holds(t, p);
+  return true;
+}
+
+// insert(key) of the filter whose InlineTable is t, when the key fits in one of its two buckets and no
+// victim is parked: returns true once it is stored; false hands the call to the library, with nothing
+// changed.
+inline bool inline_insert(const InlineTable& t, uint64_t key) {
+  if (*t.victim_fingerprint != 0) return false;  // also an empty InlineTable's
+  const InlineProbe p = inline_probe(t, key);
+  prefetch_inline_bucket(t, p.alternate);
+  if (!store_if_room(t, p.bucket, p.fingerprint) && !store_if_room(t, p.alternate, p.fingerprint)) return false;
+  ++*t.size;
   return true;
 }
 
