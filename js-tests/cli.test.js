@@ -183,10 +183,17 @@ test(
       [['--fpr', '0.01', '-f', '8'], /^cuckoo: build: set either --fpr or --fingerprint-bits, not both \(got --fpr 0\.01 and --fingerprint-bits 8\)$/m],
       [['--semi-sort', '-b', '8'], /^cuckoo: build: --semi-sort requires --bucket-size 4 \(got 8\)$/m],
       [['-g', '-f', '30'], /^cuckoo: build: a growable filter's --fingerprint-bits must be at most 28 \(got 30\)/m],
+      [['--fpr', '1e-12'], /^cuckoo: build: --fpr 1e-12 needs more than 32 fingerprint bits$/m],
+      [['-g', '--fpr', '1e-9'], /^cuckoo: build: --fpr 1e-09 is too small for a growable filter/m],
+      [
+        ['-b', '2', '-n', '100000000000000000'],
+        /^cuckoo: build: --capacity 100000000000000000 needs more than 2\^32 buckets \(with --bucket-size 2 and the default target load, the most is about 7\.04353e\+09\)$/m,
+      ],
     ];
     for (const [args, message] of cases) {
-      const n = native(['build', '-q', '-o', 'bad.cf', '--capacity', '100', ...args, 'lf.txt']);
-      const j = js(['build', '-q', '-o', 'bad.cf', '--capacity', '100', ...args, 'lf.txt']);
+      const sized = args.includes('-n') ? args : ['--capacity', '100', ...args];
+      const n = native(['build', '-q', '-o', 'bad.cf', ...sized, 'lf.txt']);
+      const j = js(['build', '-q', '-o', 'bad.cf', ...sized, 'lf.txt']);
       const firstLine = (r) => r.stderr.split('\n')[0]; // a usage line follows, naming each program
       assert.equal(firstLine(j), firstLine(n), args.join(' '));
       assert.deepEqual([n.status, j.status], [2, 2], args.join(' '));

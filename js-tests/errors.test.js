@@ -3,7 +3,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { CuckooFilter, FormatError } from '../js/index.js';
+import { kOptions } from '../js/options.js';
 
 const methods = ['add', 'has', 'delete', 'count'];
 
@@ -146,6 +148,65 @@ test('options out of range are a RangeError naming the option', async () => {
     await assert.rejects(CuckooFilter.create(options), { name: 'RangeError', message }, shown);
     assert.throws(() => new CuckooFilter(options), { name: 'RangeError', message }, shown);
   }
+});
+
+test('in Node, an option the core refuses is a RangeError saying which option and which value', async () => {
+  // Node's entry (the node module, js/errors.node.js); pages' errors carry the message only.
+  const node = createRequire(import.meta.url)('../js/index.cjs');
+  await node.CuckooFilter.ready;
+  const cases = [
+    [{ capacity: 100, bucketSize: 3 }, 'bucketSize', '3'],
+    [{ capacity: 100, fpr: 0 }, 'fpr', '0'],
+    [{ capacity: 100, fpr: 1e-12 }, 'fpr', '1e-12'],
+    [{ capacity: 100, fingerprintBits: 33 }, 'fingerprintBits', '33'],
+    [{ capacity: 100, maxKicks: 2 ** 21 }, 'maxKicks', '2097152'],
+    [{ capacity: 100, targetLoad: 1.5 }, 'targetLoad', '1.5'],
+    [{ bucketCount: 0 }, 'bucketCount', '0'],
+    [{ capacity: 100, fpr: 0.01, fingerprintBits: 8 }, 'fingerprintBits', '8'],
+    [{ capacity: 100, semiSort: true, bucketSize: 8 }, 'semiSort', 'true'],
+    [{ capacity: 2n ** 40n }, 'capacity', '1099511627776'],
+    [{ capacity: 100, maxMemoryBytes: 1e6 }, 'maxMemoryBytes', '1000000'],
+    [{ growable: true, capacity: 0 }, 'capacity', '0'],
+  ];
+  const names = Object.keys(kOptions);
+  for (const [options, option, value] of cases) {
+    const shown = JSON.stringify(options, (k, v) => (typeof v === 'bigint' ? `${v}n` : v));
+    let webMessage;
+    try {
+      new CuckooFilter(options);
+    } catch (error) {
+      webMessage = error.message;
+    }
+    const expected = (error) => {
+      assert.ok(error instanceof RangeError, shown);
+      assert.deepEqual([error.option, error.value], [option, value], shown);
+      // The message with the options' names at odd indices: the same text as the web module's.
+      assert.equal(error.messageParts.join(''), error.message, shown);
+      assert.equal(error.message, webMessage, shown);
+      error.messageParts.forEach((part, i) => assert.equal(names.includes(part), i % 2 === 1, `${shown}: ${part}`));
+      assert.ok(error.messageParts.includes(option), shown);
+      return true;
+    };
+    await assert.rejects(node.CuckooFilter.create(options), expected);
+    assert.throws(() => new node.CuckooFilter(options), expected);
+  }
+  // The binding's own checks, bad bytes and a refused merge say nothing of the kind.
+  assert.throws(
+    () => new node.CuckooFilter({ capacity: 100, bucketSize: 4.5 }),
+    (e) => e instanceof RangeError && !('option' in e),
+  );
+  assert.throws(
+    () => node.CuckooFilter.deserializeSync(new Uint8Array(8)),
+    (e) => !('option' in e),
+  );
+  const a = new node.CuckooFilter({ capacity: 100 });
+  const b = new node.CuckooFilter({ capacity: 100, bucketSize: 8 });
+  assert.throws(
+    () => a.merge(b),
+    (e) => !('option' in e),
+  );
+  a.dispose();
+  b.dispose();
 });
 
 test('options of the wrong type, unknown or missing are a TypeError', async () => {

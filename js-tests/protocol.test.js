@@ -1,7 +1,7 @@
 // js-tests/protocol.test.js: js/ and wasm/ agree on what they exchange. The module (node flavour) reports
 // the layout of the configuration block (wasm/protocol.h) and its list of options; js/native.js and
-// js/options.js must have the same offsets, widths and order. A field or an option added on one side only
-// fails here.
+// js/options.js must have the same offsets, widths, order and parameter types. A field or an option added
+// on one side only fails here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -40,4 +40,29 @@ test("the options: js/options.js lists the module's, in its order (cuckoo_create
   const count = table[9];
   const names = Array.from({ length: count }, (_, i) => cString(wasm.cuckoo_option_js_name(i) >>> 0));
   assert.deepEqual(Object.keys(kOptions), names);
+});
+
+// What each of js/options.js's conversions passes: a bigint (i64), a number that may have a fraction
+// (f64), or a number that may not (i32).
+function conversionKind(name, convert) {
+  try {
+    if (convert(name, 0.5) === 0.5) return 'f64';
+  } catch {}
+  try {
+    return typeof convert(name, 1) === 'bigint' ? 'i64' : 'i32';
+  } catch {
+    return 'i32'; // a boolean, passed as 0 or 1
+  }
+}
+
+test("the options: js/options.js passes each as the type of cuckoo_create's parameter for it", () => {
+  const kinds = { 1: 'i32', 2: 'i64', 3: 'f64' }; // wasm/protocol.h, ParamKind
+  Object.entries(kOptions).forEach(([name, convert], i) => {
+    assert.equal(conversionKind(name, convert), kinds[wasm.cuckoo_option_param(i)], name);
+  });
+});
+
+test("the CLI's option names: one for each option js/options.js lists", async () => {
+  const { kCliOptionNames } = await import('../js/cli/commands.js');
+  assert.deepEqual(Object.keys(kCliOptionNames), Object.keys(kOptions));
 });

@@ -17,7 +17,7 @@ FormatError.prototype.name = 'FormatError';
 const utf8 = new TextDecoder();
 
 // The NUL-terminated UTF-8 string at address in wasm memory.
-function readCString(address) {
+export function readCString(address) {
   const heap = rt.heap;
   let end = address;
   while (heap[end] !== 0) end++;

@@ -162,7 +162,8 @@ export declare class CuckooFilter {
    * @throws {TypeError} for options of the wrong type, unknown options, or `growable: false` without a
    *   capacity.
    * @throws {RangeError} for options out of range, naming the option, or a table that does not fit in
-   *   WebAssembly memory (4 GiB in all, just under 2 GiB for one table).
+   *   WebAssembly memory (4 GiB in all, just under 2 GiB for one table). In Node, one that the core's
+   *   checks refuse is an {@link OptionRangeError}, saying which option and which value.
    */
   constructor(options: CuckooFilterOptions);
 
@@ -466,6 +467,24 @@ export declare class CuckooFilter {
  */
 export declare class FormatError extends Error {
   constructor(message?: string);
+}
+
+/**
+ * The `RangeError` that the constructor and {@link CuckooFilter.create} throw in Node when the core's
+ * checks refuse an option, as C++ throws `cuckoo::OptionError`: a plain `RangeError` (not a class of its
+ * own) with three more properties. In browsers and bundles the error has the message only.
+ */
+export interface OptionRangeError extends RangeError {
+  /** Which option, as JS spells it, e.g. `'bucketSize'`. */
+  option: keyof CuckooFilterOptions;
+  /** The value refused, as the message writes it, e.g. `'3'`, `'1e-12'`, `'true'`. */
+  value: string;
+  /**
+   * The message in parts: text at the even indices, the JS name of an option it names at the odd ones
+   * (`['cuckoo: ', 'semiSort', ' requires ', 'bucketSize', ' 4 (got 8)']`), so that a front end can name
+   * the options its own way; `messageParts.join('')` is the message.
+   */
+  messageParts: string[];
 }
 
 /** The same promise as {@link CuckooFilter.ready}, as a function. */

@@ -2,7 +2,7 @@
 //
 // The rules of the options (ranges, defaults, which ones go together) and their messages are the core's:
 // core/include/cuckoo/options.h states them, and resolve() (core/src/options.cpp) checks them and names
-// each option as JS spells it. This file checks only what JS alone can tell: the type of each value,
+// each option as JS spells it (in Node, the error also says which option and value: js/errors.node.js). This file checks only what JS alone can tell: the type of each value,
 // unknown option names, numbers that are not exact integers or do not fit the binding's integer types, and
 // `growable: false` without a size. It passes the core only the options given (a bit mask), so every other
 // one takes the core's default.
@@ -51,7 +51,8 @@ const number = typed('number');
 const boolean = typed('boolean');
 
 // Every option, under its JS name, with its conversion to the binding's type, in the order of
-// cuckoo_create's `given` bits (core/src/option_names.h, OptionName).
+// cuckoo_create's `given` bits and parameters (CUCKOO_OPTIONS in core/include/cuckoo/options.h;
+// js-tests/protocol.test.js checks the names, the order and the types).
 export const kOptions = {
   capacity: u64,
   fpr: number,

@@ -1,7 +1,7 @@
 // native-tests/options_test.cpp: Options -> Config (cuckoo::resolve) and its error reporting.
 //
-// Impossible options must fail loudly and say which option is wrong (std::invalid_argument whose what()
-// names it), both from resolve() and from the CuckooFilter constructors; valid ones must resolve to the
+// Impossible options must fail loudly and say which option is wrong (cuckoo::OptionError, a
+// std::invalid_argument whose what() names it), both from resolve() and from the CuckooFilter constructors; valid ones must resolve to the
 // documented shape (smallest sufficient fingerprint, enough even buckets for the capacity at the target load).
 // Whether a filter sized from intent really holds `capacity` keys at the promised rate is measured in
 // fpr_test.cpp.
@@ -237,69 +237,89 @@ TEST(OptionsResolve, FingerprintIsTheSmallestMeetingTheBound) {
   EXPECT_EQ(cuckoo::fingerprint_bits_for(0.5, 2), 4u);
 }
 
-// A front end that spells options its own way (the WebAssembly binding: camelCase) gets the same checks
-// and the same messages, each option named its way: no C++ name with an underscore is left in them.
-TEST(OptionsErrors, FrontEndsNameOptionsTheirWay) {
-  using namespace cuckoo::internal;
-  const OptionNames spelled = {"CAPACITY", "FPR", "FINGERPRINT-BITS", "BUCKET-SIZE", "MAX-KICKS", "SEED",
-                               "SEMI-SORT", "TARGET-LOAD", "BUCKET-COUNT", "GROWABLE", "MAX-MEMORY-BYTES"};
+// An impossible option is a cuckoo::OptionError saying which option and which value, and naming the
+// options as a front end writes them (message(spelling)) in the very message the WebAssembly binding gets
+// by passing its names to the core (internal::resolve): no C++ name with an underscore is left in it.
+TEST(OptionsErrors, SayWhichOptionAndValueAndNameOptionsAsAFrontEndDoes) {
+  using cuckoo::Option;
+  using cuckoo::OptionError;
+  const cuckoo::OptionSpelling spelled = {"CAPACITY", "FPR", "FINGERPRINT-BITS", "BUCKET-SIZE",
+                                          "MAX-KICKS", "SEED", "SEMI-SORT", "TARGET-LOAD",
+                                          "BUCKET-COUNT", "GROWABLE", "MAX-MEMORY-BYTES"};
   struct Case {
     Options options;
     bool capacity_given;
-    OptionName named;
+    Option named;
+    std::string value;
   };
   std::vector<Case> cases;
-  auto add = [&cases](OptionName named, auto set, bool capacity_given = false) {
+  auto add = [&cases](Option named, std::string value, auto set, bool capacity_given = false) {
     Options o = with_capacity();
     set(o);
-    cases.push_back({o, capacity_given, named});
+    cases.push_back({o, capacity_given, named, std::move(value)});
   };
-  add(kBucketSize, [](Options& o) { o.bucket_size = 3; });
-  add(kFpr, [](Options& o) { o.fpr = 0; });
-  add(kFpr, [](Options& o) { o.fpr = 1e-12; });
-  add(kFpr, [](Options& o) { o.fpr = 1e-9, o.growable = true; });
-  add(kFingerprintBits, [](Options& o) { o.fingerprint_bits = 3; });
-  add(kFingerprintBits, [](Options& o) { o.fingerprint_bits = 8, o.fpr = 0.01; });
-  add(kFingerprintBits, [](Options& o) { o.fingerprint_bits = 32, o.growable = true; });
-  add(kMaxKicks, [](Options& o) { o.max_kicks = 1u << 21; });
-  add(kSemiSort, [](Options& o) { o.semi_sort = true, o.bucket_size = 8; });
-  add(kTargetLoad, [](Options& o) { o.target_load = 0; });
-  add(kTargetLoad, [](Options& o) { o.capacity = 1'000'000, o.target_load = 1e-9; });
-  add(kBucketCount, [](Options& o) { o.bucket_count = 0; });
-  add(kBucketCount, [](Options& o) { o.bucket_count = (uint64_t{1} << 32) + 2; });
-  add(kMaxMemoryBytes, [](Options& o) { o.max_memory_bytes = 100; });
-  add(kMaxMemoryBytes, [](Options& o) { o.max_memory_bytes = 100, o.growable = true; });
-  add(kCapacity, [](Options& o) { o.capacity = uint64_t{1} << 40; });
-  add(kCapacity, [](Options& o) { o.capacity = 0; });
+  add(Option::bucket_size, "3", [](Options& o) { o.bucket_size = 3; });
+  add(Option::fpr, "0", [](Options& o) { o.fpr = 0; });
+  add(Option::fpr, "1e-12", [](Options& o) { o.fpr = 1e-12; });
+  add(Option::fpr, "1e-09", [](Options& o) { o.fpr = 1e-9, o.growable = true; });
+  add(Option::fingerprint_bits, "3", [](Options& o) { o.fingerprint_bits = 3; });
+  add(Option::fingerprint_bits, "8", [](Options& o) { o.fingerprint_bits = 8, o.fpr = 0.01; });
+  add(Option::fingerprint_bits, "32", [](Options& o) { o.fingerprint_bits = 32, o.growable = true; });
+  add(Option::max_kicks, "2097152", [](Options& o) { o.max_kicks = 1u << 21; });
+  add(Option::semi_sort, "true", [](Options& o) { o.semi_sort = true, o.bucket_size = 8; });
+  add(Option::target_load, "0", [](Options& o) { o.target_load = 0; });
+  add(Option::target_load, "1e-09", [](Options& o) { o.capacity = 1'000'000, o.target_load = 1e-9; });
+  add(Option::bucket_count, "0", [](Options& o) { o.bucket_count = 0; });
+  add(Option::bucket_count, "4294967298", [](Options& o) { o.bucket_count = (uint64_t{1} << 32) + 2; });
+  add(Option::max_memory_bytes, "100", [](Options& o) { o.max_memory_bytes = 100; });
+  add(Option::max_memory_bytes, "100", [](Options& o) { o.max_memory_bytes = 100, o.growable = true; });
+  add(Option::capacity, "1099511627776", [](Options& o) { o.capacity = uint64_t{1} << 40; });
+  add(Option::capacity, "0", [](Options& o) { o.capacity = 0; });
   // Options reads a capacity of 0 as "not given", which a growable filter allows; a front end that was
   // given the 0 says so, and the 0 is refused.
   add(
-      kCapacity, [](Options& o) { o.capacity = 0, o.growable = true; }, /*capacity_given=*/true);
+      Option::capacity, "0", [](Options& o) { o.capacity = 0, o.growable = true; }, /*capacity_given=*/true);
+  const auto cpp_name = [](Option o) { return std::string(cuckoo::cpp_option_spelling()[static_cast<unsigned>(o)]); };
   for (const Case& c : cases) {
-    std::string cpp, front;
+    const std::string named = cpp_name(c.named);
     try {
-      resolve(c.options, kCppOptionNames, c.capacity_given);
-    } catch (const std::invalid_argument& e) {
-      cpp = e.what();
-    }
-    try {
-      resolve(c.options, spelled, c.capacity_given);
-    } catch (const std::invalid_argument& e) {
-      front = e.what();
-    }
-    ASSERT_NE(cpp, "") << kCppOptionNames[c.named];
-    ASSERT_NE(front, "") << spelled[c.named];
-    if (!c.capacity_given) EXPECT_EQ(cpp, resolve_error(c.options));
-    EXPECT_NE(cpp.find(kCppOptionNames[c.named]), std::string::npos) << cpp;
-    EXPECT_NE(front.find(spelled[c.named]), std::string::npos) << front;
-    for (const char* name : kCppOptionNames) {
-      if (std::strchr(name, '_') != nullptr) EXPECT_EQ(front.find(name), std::string::npos) << front;
+      cuckoo::internal::resolve(c.options, cuckoo::internal::kMessageNames, c.capacity_given);
+      ADD_FAILURE() << named << " accepted";
+      continue;
+    } catch (const OptionError& e) {
+      EXPECT_EQ(cpp_name(e.option()), named) << e.what();
+      EXPECT_EQ(e.value(), c.value) << e.what();
+      if (!c.capacity_given) EXPECT_EQ(e.what(), resolve_error(c.options));
+      EXPECT_NE(std::string(e.what()).find(named), std::string::npos) << e.what();
+      const std::string front = e.message(spelled);
+      EXPECT_NE(front.find(spelled[static_cast<unsigned>(c.named)]), std::string::npos) << front;
+      for (const char* name : cuckoo::cpp_option_spelling()) {
+        if (std::strchr(name, '_') != nullptr) EXPECT_EQ(front.find(name), std::string::npos) << front;
+      }
+      EXPECT_EQ(front.find('\x1f'), std::string::npos) << front;
+      try {
+        cuckoo::internal::resolve(c.options, spelled, c.capacity_given);
+        ADD_FAILURE() << named << " accepted with the front end's names";
+      } catch (const std::invalid_argument& direct) {
+        EXPECT_EQ(direct.what(), front);
+      }
     }
   }
   // Given or not, a capacity that is not 0 resolves alike.
   Options growing = with_capacity(5000);
   growing.growable = true;
-  EXPECT_EQ(resolve(growing, spelled, true).bucket_count, cuckoo::resolve(growing).bucket_count);
+  EXPECT_EQ(cuckoo::internal::resolve(growing, spelled, true).bucket_count, cuckoo::resolve(growing).bucket_count);
+  // The constructors throw it too, and what() is the message C++ names.
+  try {
+    Options o = with_capacity();
+    o.bucket_size = 3;
+    CuckooFilter g(o);
+    ADD_FAILURE() << "bucket_size 3 accepted";
+  } catch (const OptionError& e) {
+    EXPECT_EQ(e.option(), Option::bucket_size);
+    EXPECT_STREQ(e.what(), "cuckoo: bucket_size must be 2, 4 or 8 (got 3)");
+    EXPECT_EQ(e.message(cuckoo::cpp_option_spelling()), e.what());
+  }
 }
 
 TEST(OptionsResolve, BucketsHoldTheCapacityAtTheTargetLoad) {

@@ -4,7 +4,8 @@
 //   dist/cuckoo_wasm_binary.mjs   the web flavour, deflated, as base64 (default export)  <- js/runtime.js (ESM)
 //   dist/cuckoo_wasm_node.wasm    the node flavour                                       <- dist/cuckoo.cjs
 //   dist/cuckoo.cjs        js/node.js (js/index.js's exports and Node's file functions) bundled as
-//                          CommonJS (scripts/cjs-bundle.mjs), reading the node flavour from its file
+//                          CommonJS (scripts/cjs-bundle.mjs), reading the node flavour from its file,
+//                          with js/errors.node.js for js/errors.js
 //                          <- js/index.cjs (require), js/index.node.js (import)
 //   dist/cuckoo_reader_binary.mjs  the read-only module (wasm/reader_exports.cpp, built with the web
 //                          flavour), deflated, as base64          <- js/reader_runtime.js (`cuckoo-wasm/reader`)
@@ -107,7 +108,9 @@ writeFileSync(path.join(dist, 'cuckoo_wasm_node.wasm'), nodeWasm);
 // string in a JS module. Inlined rather than required from a file of its own: one file fewer to resolve
 // and load at import.
 const nodeBinary = "{ read: () => require('node:fs').readFileSync(require('node:path').join(__dirname, 'cuckoo_wasm_node.wasm')) }";
-writeFileSync(path.join(dist, 'cuckoo.cjs'), bundleCjs(path.join(root, 'js', 'node.js'), { '../dist/cuckoo_wasm_binary.mjs': nodeBinary }));
+// js/errors.node.js in js/errors.js's place: the node module records which option an error is about.
+const nodeErrors = { [path.join(root, 'js', 'errors.js')]: path.join(root, 'js', 'errors.node.js') };
+writeFileSync(path.join(dist, 'cuckoo.cjs'), bundleCjs(path.join(root, 'js', 'node.js'), { '../dist/cuckoo_wasm_binary.mjs': nodeBinary }, nodeErrors));
 // Node's read-only entries read the module from its file, as the full entry's do.
 writeFileSync(path.join(dist, 'cuckoo_reader.wasm'), readerWasm);
 const readerFromFile = "{ read: () => require('node:fs').readFileSync(require('node:path').join(__dirname, 'cuckoo_reader.wasm')) }";

@@ -2,7 +2,7 @@
 // `require('cuckoo-wasm')` runs the very same code as `import` on Node >= 18 (which cannot require ESM).
 //
 // It is a bundler for exactly the subset js/ uses, and refuses anything else rather than guess:
-//   import { a, b } from './x.js';          -> const { a, b } = __x;       (modules become IIFEs)
+//   import { a, b as c } from './x.js';     -> const { a, b: c } = __x;    (modules become IIFEs)
 //   import { a, b } from 'node:fs';         -> const { a, b } = require('node:fs');
 //   import name from '../dist/foo.mjs';     -> const name = <the expression `inline` gives for it>;
 //   export function|class|const|let name    -> declaration kept, name added to the module's exports
@@ -24,13 +24,29 @@ function names(list) {
     .filter(Boolean);
 }
 
+// An import list as a destructuring pattern: `a as b` binds b to a.
+function pattern(list) {
+  return names(list)
+    .map((n) => n.replace(/^(\w+)\s+as\s+(\w+)$/, '$1: $2'))
+    .join(', ');
+}
+
 function moduleVar(file) {
   return `__${path.basename(file, '.js').replace(/\W/g, '_')}`;
 }
 
 // `inline` maps each default import of dist/*.mjs (by its specifier) to the expression that replaces it in
-// the bundle, which runs from dist/ (so __dirname is dist/).
-export function bundleCjs(entry, inline = {}) {
+// the bundle, which runs from dist/ (so __dirname is dist/). `substitute` maps a module's path to the
+// path of the module that the bundle uses in its place: every import of the first, except the second's
+// own, gets the second.
+export function bundleCjs(entry, inline = {}, substitute = {}) {
+  const substitutes = new Map(Object.entries(substitute).map(([from, to]) => [path.resolve(from), path.resolve(to)]));
+  function resolve(file, spec) {
+    const dep = path.resolve(path.dirname(file), spec);
+    const other = substitutes.get(dep);
+    return other !== undefined && other !== file ? other : dep;
+  }
+
   function distValue(spec) {
     if (!Object.hasOwn(inline, spec)) throw new Error(`cjs-bundle: unsupported import '${spec}'`);
     return inline[spec];
@@ -49,15 +65,15 @@ export function bundleCjs(entry, inline = {}) {
     for (const line of lines) {
       let m;
       if ((m = importNamed.exec(line)) && m[2].startsWith('node:')) {
-        body.push(`const { ${names(m[1]).join(', ')} } = require('${m[2]}');`);
+        body.push(`const { ${pattern(m[1])} } = require('${m[2]}');`);
       } else if ((m = importNamed.exec(line))) {
-        const dep = path.resolve(path.dirname(file), m[2]);
+        const dep = resolve(file, m[2]);
         visit(dep);
-        body.push(`const { ${names(m[1]).join(', ')} } = ${moduleVar(dep)};`);
+        body.push(`const { ${pattern(m[1])} } = ${moduleVar(dep)};`);
       } else if ((m = importDefault.exec(line))) {
         body.push(`const ${m[1]} = ${distValue(m[2])};`);
       } else if ((m = reExport.exec(line))) {
-        const dep = path.resolve(path.dirname(file), m[2]);
+        const dep = resolve(file, m[2]);
         visit(dep);
         for (const n of names(m[1])) exported.push(`${n}: ${moduleVar(dep)}.${n}`);
       } else if ((m = exportDecl.exec(line))) {

@@ -11,37 +11,28 @@
 
 #include "cuckoo/cuckoo.h"
 #include "factory.h"
-#include "option_names.h"  // core/src: the order of the options in `given`
 #include "protocol.h"
 
 using cuckoo::CuckooFilter;
 
 extern "C" {
 
-// Returns a new filter, or null with the error recorded (cuckoo_last_error_*). Bit i of `given` is set when
-// the user gave option i (the order of core/src/option_names.h, OptionName); only those are copied onto a
-// default cuckoo::Options, so every default, range and error message is the core's, and a given 0 is
-// checked as any other value. js/options.js passes the values as it converted them.
-EMSCRIPTEN_KEEPALIVE CuckooFilter* cuckoo_create(uint32_t given, uint64_t capacity, double fpr,
-                                                 uint32_t fingerprint_bits, uint32_t bucket_size, uint32_t max_kicks,
-                                                 uint64_t seed, int semi_sort, double target_load,
-                                                 uint64_t bucket_count, int growable, uint64_t max_memory_bytes) {
-  using namespace cuckoo::internal;
-  const auto has = [given](OptionName option) { return (given >> option & 1) != 0; };
+// Returns a new filter, or null with the error recorded (cuckoo_last_error_*). One parameter per option,
+// in the order of CUCKOO_OPTIONS (core/include/cuckoo/options.h), typed as its Options field (a bool as an
+// int, an optional as its value); bit i of `given` is set when the user gave option i. Only those are
+// copied onto a default cuckoo::Options, so every default, range and error message is the core's, and a
+// given 0 is checked as any other value. js/options.js passes the values as it converted them.
+#define CUCKOO_WASM_PARAM(field, js_name) , cuckoo_wasm::param_t<decltype(cuckoo::Options::field)> field
+EMSCRIPTEN_KEEPALIVE CuckooFilter* cuckoo_create(uint32_t given CUCKOO_OPTIONS(CUCKOO_WASM_PARAM)) {
+#undef CUCKOO_WASM_PARAM
+  const auto has = [given](cuckoo::Option option) { return (given >> static_cast<unsigned>(option) & 1) != 0; };
   cuckoo::Options options;
-  if (has(kCapacity)) options.capacity = capacity;
-  if (has(kFpr)) options.fpr = fpr;
-  if (has(kFingerprintBits)) options.fingerprint_bits = fingerprint_bits;
-  if (has(kBucketSize)) options.bucket_size = bucket_size;
-  if (has(kMaxKicks)) options.max_kicks = max_kicks;
-  if (has(kSeed)) options.seed = seed;
-  if (has(kSemiSort)) options.semi_sort = semi_sort != 0;
-  if (has(kTargetLoad)) options.target_load = target_load;
-  if (has(kBucketCount)) options.bucket_count = bucket_count;
-  if (has(kGrowable)) options.growable = growable != 0;
-  if (has(kMaxMemoryBytes)) options.max_memory_bytes = max_memory_bytes;
+#define CUCKOO_WASM_COPY(field, js_name) \
+  if (has(cuckoo::Option::field)) options.field = field;
+  CUCKOO_OPTIONS(CUCKOO_WASM_COPY)
+#undef CUCKOO_WASM_COPY
   options.huge_pages = false;  // WebAssembly memory has no huge pages
-  return cuckoo_wasm::create_filter(options, has(kCapacity));
+  return cuckoo_wasm::create_filter(options, has(cuckoo::Option::capacity));
 }
 
 EMSCRIPTEN_KEEPALIVE CuckooFilter* cuckoo_deserialize(const uint8_t* data, size_t size) {
@@ -67,7 +58,8 @@ EMSCRIPTEN_KEEPALIVE const cuckoo_wasm::ConfigBlock* cuckoo_config(const CuckooF
 
 #if CUCKOO_WASM_FLAVOR_NODE
 // For js-tests/protocol.test.js: ConfigBlock's size and offsets in the order of js/native.js's
-// kConfigLayout, then the option count and the address of each option's JS name in OptionName order.
+// kConfigLayout, then the option count; each option's JS name and cuckoo_create parameter (ParamKind) in
+// CUCKOO_OPTIONS order.
 EMSCRIPTEN_KEEPALIVE const uint32_t* cuckoo_protocol() {
   using cuckoo_wasm::ConfigBlock;
   static uint32_t table[] = {
@@ -80,11 +72,22 @@ EMSCRIPTEN_KEEPALIVE const uint32_t* cuckoo_protocol() {
       offsetof(ConfigBlock, seed),
       offsetof(ConfigBlock, bucket_count),
       offsetof(ConfigBlock, max_memory_bytes),
-      cuckoo::internal::kOptionNameCount,
+      cuckoo::kOptionCount,
   };
   return table;
 }
 EMSCRIPTEN_KEEPALIVE const char* cuckoo_option_js_name(uint32_t option) { return cuckoo_wasm::js_option_name(option); }
+EMSCRIPTEN_KEEPALIVE uint32_t cuckoo_option_param(uint32_t option) {
+#define CUCKOO_WASM_PARAM_KIND(field, js_name) cuckoo_wasm::param_kind<decltype(cuckoo::Options::field)>(),
+  static constexpr cuckoo_wasm::ParamKind kKinds[] = {CUCKOO_OPTIONS(CUCKOO_WASM_PARAM_KIND)};
+#undef CUCKOO_WASM_PARAM_KIND
+  return option < cuckoo::kOptionCount ? kKinds[option] : 0;
+}
+
+// For js/errors.node.js: an OptionError's option, value and placeholder message (factory.h).
+EMSCRIPTEN_KEEPALIVE int cuckoo_last_error_option() { return cuckoo_wasm::last_error_option(); }
+EMSCRIPTEN_KEEPALIVE const char* cuckoo_last_error_option_value() { return cuckoo_wasm::last_error_option_value(); }
+EMSCRIPTEN_KEEPALIVE const char* cuckoo_last_error_option_text() { return cuckoo_wasm::last_error_option_text(); }
 #endif
 
 EMSCRIPTEN_KEEPALIVE double cuckoo_size(const CuckooFilter* f) { return static_cast<double>(f->size()); }

@@ -6,13 +6,19 @@
 #include <exception>
 #include <new>
 #include <stdexcept>
+#include <string>
 
 #include "level_hasher.h"  // core/src: the growth schedule, for the size of the level that did not fit
-#include "option_names.h"  // core/src: resolve() naming the options as JS does
+#include "option_names.h"  // core/src: resolve() naming the options as a front end does
 
 namespace cuckoo_wasm {
 
 namespace {
+
+// The options as JS spells them (js/options.js's kOptions), for the core's messages about them.
+#define CUCKOO_OPTION_JS_NAME(field, js_name) #js_name,
+constexpr cuckoo::OptionSpelling kJsOptionNames = {CUCKOO_OPTIONS(CUCKOO_OPTION_JS_NAME)};
+#undef CUCKOO_OPTION_JS_NAME
 
 int g_kind = kNoError;
 // The last error's message, in a fixed buffer rather than a std::string: recording that memory ran out
@@ -94,6 +100,19 @@ void record_out_of_memory() {
   g_kind = kOutOfMemory;
 }
 
+#if CUCKOO_WASM_FLAVOR_NODE
+// The last OptionError's option (-1: none), value and message naming each option by its placeholder.
+int g_option = -1;
+std::string g_option_value;
+std::string g_option_text;
+
+void record_option(const cuckoo::OptionError& e) {
+  g_option = static_cast<int>(e.option());
+  g_option_value = e.value();
+  g_option_text = e.message(cuckoo::internal::kMessageNames);
+}
+#endif
+
 // Runs make() and converts whatever it throws into an error record.
 template <typename Make>
 cuckoo::CuckooFilter* guarded(Make make) {
@@ -103,6 +122,11 @@ cuckoo::CuckooFilter* guarded(Make make) {
     return make();
   } catch (const cuckoo::FormatError& e) {
     record(kFormat, e.what());
+#if CUCKOO_WASM_FLAVOR_NODE
+  } catch (const cuckoo::OptionError& e) {
+    record(kInvalidArgument, e.message(kJsOptionNames).c_str());
+    record_option(e);
+#endif
   } catch (const std::invalid_argument& e) {
     record(kInvalidArgument, e.what());
   } catch (const std::bad_alloc&) {
@@ -115,27 +139,18 @@ cuckoo::CuckooFilter* guarded(Make make) {
   return nullptr;
 }
 
-// The options as JS spells them (js/options.js), for the core's messages about them.
-constexpr cuckoo::internal::OptionNames kJsOptionNames = {
-    "capacity",
-    "fpr",
-    "fingerprintBits",
-    "bucketSize",
-    "maxKicks",
-    "seed",
-    "semiSort",
-    "targetLoad",
-    "bucketCount",
-    "growable",
-    "maxMemoryBytes",
-};
-
 }  // namespace
 
 cuckoo::CuckooFilter* create_filter(const cuckoo::Options& options, bool capacity_given) {
   return guarded([&] {
-    // The core's checks, in JS's words; the constructor then resolves the same options without a throw.
-    g_wanted_bytes = cuckoo::internal::resolve(options, kJsOptionNames, capacity_given).table_bytes();
+  // The core's checks; the constructor then resolves the same options without a throw. The node module's
+  // errors are OptionErrors (guarded() names the options as JS does); the web module's name them so.
+#if CUCKOO_WASM_FLAVOR_NODE
+    const cuckoo::OptionSpelling& names = cuckoo::internal::kMessageNames;
+#else
+    const cuckoo::OptionSpelling& names = kJsOptionNames;
+#endif
+    g_wanted_bytes = cuckoo::internal::resolve(options, names, capacity_given).table_bytes();
     return new cuckoo::CuckooFilter(options);
   });
 }
@@ -179,9 +194,18 @@ bool run_recorded(void (*body)(void* context), void* context) {
 int last_error_kind() { return g_kind; }
 uintptr_t last_error_message() { return reinterpret_cast<uintptr_t>(g_message); }
 
+#if CUCKOO_WASM_FLAVOR_NODE
+int last_error_option() { return g_option; }
+const char* last_error_option_value() { return g_option_value.c_str(); }
+const char* last_error_option_text() { return g_option_text.c_str(); }
+#endif
+
 void clear_error() {
   g_kind = kNoError;
   g_message[0] = '\0';
+#if CUCKOO_WASM_FLAVOR_NODE
+  g_option = -1;
+#endif
 }
 
 void record_growth_out_of_memory(const cuckoo::CuckooFilter& filter) {

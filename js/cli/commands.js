@@ -68,7 +68,7 @@ function quoted(key) {
 
 // The filter options: --capacity, --fpr, --fingerprint-bits, --bucket-size, --seed, --semi-sort,
 // --growable. The package checks their ranges; filterFor() names them in its messages as the command line
-// spells them.
+// does.
 function filterOptions(args, capacity) {
   const options = capacity === undefined ? {} : { capacity };
   const fpr = number(args, 'fpr');
@@ -84,33 +84,31 @@ function filterOptions(args, capacity) {
   return options;
 }
 
-// The package's spelling of each option (with or without "options."), and the command line's.
-const kCliOptionNames = [
-  ['capacity', '--capacity'],
-  ['fpr', '--fpr'],
-  ['fingerprintBits', '--fingerprint-bits'],
-  ['bucketSize', '--bucket-size'],
-  ['seed', '--seed'],
-  ['semiSort', '--semi-sort'],
-];
+// How the command line names each option (by its JS name) in the core's messages: its flag, or, for an
+// option it has no flag for, the words of its name. tools/cli/commands.cpp names them alike.
+export const kCliOptionNames = {
+  capacity: '--capacity',
+  fpr: '--fpr',
+  fingerprintBits: '--fingerprint-bits',
+  bucketSize: '--bucket-size',
+  maxKicks: 'max kicks',
+  seed: '--seed',
+  semiSort: '--semi-sort',
+  targetLoad: 'target load',
+  bucketCount: 'bucket count',
+  growable: '--growable',
+  maxMemoryBytes: 'max memory bytes',
+};
 
-// The package's message about an option, with the option named as the tool's users write it:
-// "bucketSize must be 2, 4 or 8" becomes "--bucket-size must be 2, 4 or 8". Only whole words are replaced.
-function withCliOptionNames(message) {
-  for (const [name, cliName] of kCliOptionNames) {
-    message = message.replace(new RegExp(`(?<![\\w.-])(options\\.)?${name}(?![\\w-])`, 'g'), cliName);
-  }
-  return message;
-}
-
-// A new filter with the command line's options; their errors name them as the command line does.
+// A new filter with the command line's options. An option the core refused (a RangeError with
+// messageParts: the message with the options' JS names at odd indices) is named as the command line does.
 async function filterFor(args, capacity) {
   const options = filterOptions(args, capacity);
   try {
     return await CuckooFilter.create(options);
   } catch (error) {
-    if (!(error instanceof RangeError || error instanceof TypeError)) throw error;
-    throw new Error(withCliOptionNames(coreMessage(error)));
+    if (!Array.isArray(error?.messageParts)) throw error;
+    throw new Error(coreMessage(error.messageParts.map((part, i) => (i % 2 === 1 ? kCliOptionNames[part] : part)).join('')));
   }
 }
 

@@ -122,11 +122,11 @@ std::string quoted(std::string_view key) {
 
 // The filter options shared by build: --capacity, --fpr, --fingerprint-bits, --bucket-size, --seed,
 // --semi-sort, --growable (capacity then sizes the first level; none picks the core's default). The core
-// checks their ranges; filter_for() names them in its messages as the command line spells them.
+// checks their ranges; filter_for() names them in its messages as the command line does.
 cuckoo::Options filter_options(const Args& args, std::optional<uint64_t> capacity) {
   // The core reads capacity 0 as "not given" for a growing filter; a given 0 is refused for either kind,
   // with the message the core (and the npm package) gives for a fixed one.
-  if (capacity == uint64_t{0}) throw std::invalid_argument("capacity must be at least 1 (got 0)");
+  if (capacity == uint64_t{0}) throw std::invalid_argument("--capacity must be at least 1 (got 0)");
   cuckoo::Options o;
   o.capacity = capacity.value_or(0);
   if (auto fpr = args.number("fpr")) o.fpr = *fpr;
@@ -138,40 +138,47 @@ cuckoo::Options filter_options(const Args& args, std::optional<uint64_t> capacit
   return o;
 }
 
-// The core's message about an option, with the option named as the tool's users write it: "bucket_size
-// must be 2, 4 or 8" becomes "--bucket-size must be 2, 4 or 8". Only whole words are replaced.
-std::string with_cli_option_names(std::string message) {
-  static constexpr std::pair<std::string_view, std::string_view> kSpellings[] = {
-      {"capacity", "--capacity"},
-      {"fpr", "--fpr"},
-      {"fingerprint_bits", "--fingerprint-bits"},
-      {"bucket_size", "--bucket-size"},
-      {"seed", "--seed"},
-      {"semi_sort", "--semi-sort"},
-  };
-  auto is_word_char = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
-  };
-  for (const auto& [core_name, cli_name] : kSpellings) {
-    for (size_t at = message.find(core_name); at != std::string::npos; at = message.find(core_name, at)) {
-      const size_t end = at + core_name.size();
-      if ((at > 0 && is_word_char(message[at - 1])) || (end < message.size() && is_word_char(message[end]))) {
-        at = end;
-        continue;
-      }
-      message.replace(at, core_name.size(), cli_name);
-      at += cli_name.size();
-    }
+// How the command line names an option in the core's messages: its flag, or, for an option it has no flag
+// for, the words of its name. js/cli/commands.js names them alike.
+constexpr const char* cli_option_name(cuckoo::Option option) {
+  switch (option) {
+    case cuckoo::Option::capacity:
+      return "--capacity";
+    case cuckoo::Option::fpr:
+      return "--fpr";
+    case cuckoo::Option::fingerprint_bits:
+      return "--fingerprint-bits";
+    case cuckoo::Option::bucket_size:
+      return "--bucket-size";
+    case cuckoo::Option::max_kicks:
+      return "max kicks";
+    case cuckoo::Option::seed:
+      return "--seed";
+    case cuckoo::Option::semi_sort:
+      return "--semi-sort";
+    case cuckoo::Option::target_load:
+      return "target load";
+    case cuckoo::Option::bucket_count:
+      return "bucket count";
+    case cuckoo::Option::growable:
+      return "--growable";
+    case cuckoo::Option::max_memory_bytes:
+      return "max memory bytes";
   }
-  return message;
+  return "";
 }
 
-// A new filter with the command line's options; their errors name them as the command line does.
+#define CUCKOO_CLI_OPTION_NAME(field, js_name) cli_option_name(cuckoo::Option::field),
+constexpr cuckoo::OptionSpelling kCliOptionNames = {CUCKOO_OPTIONS(CUCKOO_CLI_OPTION_NAME)};
+#undef CUCKOO_CLI_OPTION_NAME
+
+// A new filter with the command line's options; the core's errors about them (cuckoo::OptionError) name
+// them as the command line does.
 CuckooFilter filter_for(const Args& args, std::optional<uint64_t> capacity) {
   try {
     return CuckooFilter(filter_options(args, capacity));
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(with_cli_option_names(core_message(e)));
+  } catch (const cuckoo::OptionError& e) {
+    throw std::invalid_argument(e.message(kCliOptionNames).substr(std::string_view("cuckoo: ").size()));
   }
 }
 

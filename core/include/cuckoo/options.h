@@ -5,8 +5,10 @@
 // place sizing decisions are made, so the native build, the WASM build and the benchmark all size alike.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "cuckoo/export.h"
@@ -88,6 +90,58 @@ struct Config {
   uint64_t table_bytes() const { return (bucket_count * bits_per_bucket() + 7) / 8; }
 };
 
+// Every option, in one order: Option's, the WebAssembly binding's (bit i of cuckoo_create's mask, the
+// parameters after it: wasm/bindings.cpp) and js/options.js's kOptions (js-tests/protocol.test.js checks
+// it). X(the Options field, its name in the npm package). Adding an option to Options adds it here.
+#define CUCKOO_OPTIONS(X)              \
+  X(capacity, capacity)                \
+  X(fpr, fpr)                          \
+  X(fingerprint_bits, fingerprintBits) \
+  X(bucket_size, bucketSize)           \
+  X(max_kicks, maxKicks)               \
+  X(seed, seed)                        \
+  X(semi_sort, semiSort)               \
+  X(target_load, targetLoad)           \
+  X(bucket_count, bucketCount)         \
+  X(growable, growable)                \
+  X(max_memory_bytes, maxMemoryBytes)
+
+// An option, by its Options field.
+enum class Option : unsigned {
+#define CUCKOO_OPTION_ENUMERATOR(field, js_name) field,
+  CUCKOO_OPTIONS(CUCKOO_OPTION_ENUMERATOR)
+#undef CUCKOO_OPTION_ENUMERATOR
+};
+#define CUCKOO_OPTION_ONE(field, js_name) +1
+inline constexpr unsigned kOptionCount = 0 CUCKOO_OPTIONS(CUCKOO_OPTION_ONE);
+#undef CUCKOO_OPTION_ONE
+
+// How a front end names each option in its messages, indexed by Option (a command line: "--bucket-size").
+using OptionSpelling = std::array<const char*, kOptionCount>;
+// C++'s names, the Options fields ("bucket_size"): how what() names them.
+CUCKOO_API const OptionSpelling& cpp_option_spelling();
+
+// An impossible option, as resolve() and fingerprint_bits_for() report it: which option (option()), the
+// value it was given, as text ("3", "1e-12", "true"), and the message: what() names the options as C++
+// does, message(spelling) as a front end does, so that a command line can name its flags without
+// rewriting the text. A std::invalid_argument, so code that catches that still does.
+class CUCKOO_API OptionError : public std::invalid_argument {
+ public:
+  // `text`: the message, without "cuckoo: ", naming option o as placeholder(o).
+  OptionError(Option option, std::string value, std::string text);
+  Option option() const noexcept { return option_; }
+  const std::string& value() const noexcept { return value_; }
+  // "cuckoo: " and the message, naming each option o as spelling[o]; what() is message(cpp_option_spelling()).
+  std::string message(const OptionSpelling& spelling) const;
+  // How `text` names option o: the two bytes "\x1f" and 'A' + o.
+  static std::string placeholder(Option option);
+
+ private:
+  Option option_;
+  std::string value_;
+  std::string text_;
+};
+
 // Checks a Config against the limits above; on failure returns false and, if `why` is given, names the
 // offending field. Used by resolve() and by the deserializer before it trusts a header.
 CUCKOO_API bool is_valid_config(const Config& config, std::string* why = nullptr);
@@ -108,19 +162,18 @@ CUCKOO_API double default_target_load(unsigned bucket_size, unsigned fingerprint
 CUCKOO_API unsigned min_fingerprint_bits_for_load(unsigned bucket_size);
 
 // Smallest fingerprint that keeps the false-positive bound 2b / (2^f - 1) at or below fpr (4..32).
-// Throws std::invalid_argument if bucket_size is not 2, 4 or 8, fpr is outside (0, 1) or needs more
-// than 32 bits.
+// Throws OptionError if bucket_size is not 2, 4 or 8, fpr is outside (0, 1) or needs more than 32 bits.
 CUCKOO_API unsigned fingerprint_bits_for(double fpr, unsigned bucket_size);
 
-// Options -> Config. Throws std::invalid_argument naming the option on impossible input
-// (bucket_size 3, fingerprint_bits 0 or 40, capacity 0, fpr outside (0,1), target_load outside (0,1],
-// sizes that overflow, ...). The one check of options for every front end: the WebAssembly binding calls
-// it too (core/src/option_names.h), and its messages then name the options as JS spells them.
+// Options -> Config. Throws OptionError naming the option on impossible input (bucket_size 3,
+// fingerprint_bits 0 or 40, capacity 0, fpr outside (0,1), target_load outside (0,1], sizes that
+// overflow, ...). The one check of options for every front end: the WebAssembly binding calls it too
+// (core/src/option_names.h), naming the options as JS does.
 CUCKOO_API Config resolve(const Options& options);
 
 // Upper bound of the false-positive rate of a full filter with this Config: 1 - (1 - 1/(2^f-1))^(2b). For a
 // growable Config, the sum of that bound over every level it can grow to (CuckooFilter's member
-// false_positive_bound() gives the bound for the levels it has). Throws std::invalid_argument if
+// false_positive_bound() gives the bound for the levels it has). Throws OptionError if
 // fingerprint_bits is outside 4..32.
 CUCKOO_API double false_positive_bound(const Config& config);
 
