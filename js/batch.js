@@ -11,7 +11,7 @@ import { writeString, utf8Bytes, splitBigInt, kBatchLoopMaxChars } from './stage
 
 const kBatchKeys = 16384;
 const kBatchData = 256 * 1024; // the data buffer's usual size; only a single longer key makes it larger
-const batch = { data: 0, dataCap: 0, offsets: 0, out: 0, busy: false }; // allocated on first use, then reused
+export const batch = { data: 0, dataCap: 0, offsets: 0, out: 0, busy: false }; // allocated on first use, then reused
 
 // Makes the data buffer hold at least `dataBytes` (a key that does not fit an empty buffer gets exactly
 // its size). Throws RangeError, changing nothing, if memory is short.
@@ -42,7 +42,7 @@ function ensureBatch(dataBytes) {
 // such a getter runs once more per repack).
 let packedHeap = null; // the view packInto() last wrote through
 
-function pack(keys, start) {
+export function pack(keys, start) {
   for (;;) {
     let j;
     try {
@@ -126,7 +126,7 @@ function packInto(keys, start) {
 // Runs a batch operation on the shared batch buffers. A batch started from inside another's key (a
 // getter or a Proxy calling addMany()/hasMany()) would overwrite the outer one's keys: it throws instead.
 // Afterwards, a data buffer grown for one huge key is given back.
-function withBatch(method, run) {
+export function withBatch(method, run) {
   if (batch.busy) {
     throw new Error(`cuckoo-wasm: ${method}() called while another addMany()/hasMany() was reading its keys`);
   }

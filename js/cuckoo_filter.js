@@ -246,7 +246,7 @@ export class CuckooFilter {
   }
 
   // C++ insert_many_if_absent: has() then add() for each key in order, on calls the module has anyway (a
-  // browser downloads every function; the native tool and C++ prefetch instead).
+  // page downloads every function). Node's entry does it in batches instead (js/batch.node.js).
   addManyIfAbsent(keys) {
     this.#live('addManyIfAbsent()');
     const list = toArray(keys, 'addManyIfAbsent');

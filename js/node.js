@@ -2,14 +2,16 @@
 // js/index.cjs and js/index.node.js load): js/index.js's exports, with what only Node has. It registers
 // filters moved in pieces without a second copy of the table (js/stream.js), which serialize() and
 // deserialize() then use, and adds CuckooFilter.load() / filter.save() (files, js/files.node.js) and
-// filter.chunks() / CuckooFilter.fromChunks() (js/chunks.js). Browser bundles start from js/index.js and
-// load none of it, so that pages download less.
+// filter.chunks() / CuckooFilter.fromChunks() (js/chunks.js), and addManyIfAbsent() in batches
+// (js/batch.node.js). Browser bundles start from js/index.js and load none of it, so that pages download
+// less.
 import { CuckooFilter, registerNodeOnly } from './cuckoo_filter.js';
 import { loadRuntime } from './runtime.js';
 import { saveFile, loadFile } from './files.node.js';
 import { chunksOf, loadChunks } from './chunks.js';
 import { serializeFilter, loadBytes, loadStream } from './stream.js';
 import { streamPieces } from './stream_source.js';
+import { addManyIfAbsent } from './batch.node.js';
 export { CuckooFilter, ready } from './cuckoo_filter.js';
 export { FormatError } from './errors.js';
 
@@ -45,5 +47,10 @@ define(CuckooFilter.prototype, {
   chunks(chunkBytes) {
     address(this, 'chunks()');
     return chunksOf(() => address(this, 'chunks()'), this.byteLength, chunkBytes);
+  },
+  // The same as js/cuckoo_filter.js's, in one wasm call per chunk of keys.
+  addManyIfAbsent(keys) {
+    address(this, 'addManyIfAbsent()');
+    return addManyIfAbsent(() => address(this, 'addManyIfAbsent()'), keys);
   },
 });

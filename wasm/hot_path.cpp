@@ -103,6 +103,30 @@ EMSCRIPTEN_KEEPALIVE size_t cuckoo_insert_many(CuckooFilter* f, const uint8_t* d
   return done;
 }
 
+#if CUCKOO_WASM_FLAVOR_NODE
+// The node module only (js/batch.node.js): insert_if_absent on each key in order (a key repeated in the
+// batch is present the second time); stops at the first key refused and returns how many keys came
+// before it, stored or present. If a growing filter's new level did not fit, the error record says so
+// (kOutOfMemory) and the count is of no use.
+EMSCRIPTEN_KEEPALIVE size_t cuckoo_insert_many_if_absent(CuckooFilter* f, const uint8_t* data,
+                                                         const uint32_t* offsets, size_t n) {
+  cuckoo_wasm::clear_error();
+  std::string_view views[kViewBlock];
+  size_t done = 0;
+  try {
+    while (done < n) {
+      const size_t m = fill_views(data, offsets + done, n - done < kViewBlock ? n - done : kViewBlock, views);
+      const size_t handled = f->insert_many_if_absent(views, m);
+      done += handled;
+      if (handled < m) break;
+    }
+  } catch (const std::bad_alloc&) {
+    cuckoo_wasm::record_growth_out_of_memory(*f);
+  }
+  return done;
+}
+#endif
+
 // out[i] = 1 if key i may be in the set, else 0.
 EMSCRIPTEN_KEEPALIVE void cuckoo_contains_many(const CuckooFilter* f, const uint8_t* data,
                                                const uint32_t* offsets, size_t n, uint8_t* out) {
