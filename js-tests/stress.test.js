@@ -8,19 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CuckooFilter } from '../js/index.js';
-
-// xorshift32: fast, deterministic.
-function rng(seed) {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 4294967296;
-  };
-}
+import { rng } from './rng.js';
 
 // A key pool mixing every key type; equal keys (same bytes) appear only once.
 function makePool(random, n) {

@@ -10,11 +10,9 @@
 // per second: above 1 means the reader is faster) and the best ns per key of each. Filters: a fixed one
 // (b = 4, 12 bits), a semi-sorted one and a growing one of several levels.
 // Needs /usr/bin/chromium (or CHROMIUM_PATH) and the devDependencies, and a built dist/.
-import { createServer } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withChromium } from './chromium.mjs';
 
 const root = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const n = Number(process.argv[2] ?? 200_000);
@@ -74,7 +72,6 @@ try {
 `;
 
 const esbuild = await import('esbuild');
-const { chromium } = await import('playwright-core');
 const built = await esbuild.build({
   stdin: { contents: entry, resolveDir: root, sourcefile: 'bench.js', loader: 'js' },
   bundle: true,
@@ -86,21 +83,10 @@ const built = await esbuild.build({
 });
 const bundle = built.outputFiles[0].contents;
 const page = '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="/bench.js"></script>';
-const server = createServer((req, res) => {
-  const js = req.url === '/bench.js';
-  res.writeHead(200, { 'content-type': js ? 'text/javascript' : 'text/html', 'cache-control': 'no-store' });
-  res.end(js ? bundle : page);
-});
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const userDataDir = mkdtempSync(path.join(tmpdir(), 'cuckoo-has-'));
-const context = await chromium.launchPersistentContext(userDataDir, {
-  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-  headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-});
-try {
+const files = { '/': { type: 'text/html', body: page }, '/bench.js': { type: 'text/javascript', body: bundle } };
+await withChromium(files, async (context, origin) => {
   const p = await context.newPage();
-  await p.goto(`http://127.0.0.1:${server.address().port}/`);
+  await p.goto(`${origin}/`);
   await p.waitForFunction(() => window.__result !== undefined, null, { timeout: 600_000 });
   const r = await p.evaluate(() => window.__result);
   if (r.error) throw new Error(r.error);
@@ -111,8 +97,4 @@ try {
     const label = row.levels > 1 ? `${row.label} (${row.levels} levels)` : row.label;
     console.log(`| ${label} | ${row.kind} | ${row.fullNs.toFixed(1)} | ${row.readerNs.toFixed(1)} | ${row.ratio.toFixed(2)}x |`);
   }
-} finally {
-  await context.close();
-  server.close();
-  rmSync(userDataDir, { recursive: true, force: true });
-}
+});

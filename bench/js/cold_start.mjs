@@ -12,11 +12,11 @@
 // platform browser: what a site ships) and does the same, the pages of the entries alternating.
 // Chromium needs /usr/bin/chromium (or CHROMIUM_PATH) and the devDependencies.
 import { spawnSync } from 'node:child_process';
-import { createServer } from 'node:http';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { withChromium } from './chromium.mjs';
 
 const here = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const args = process.argv.slice(2);
@@ -74,7 +74,6 @@ function nodeColdStart(entries) {
 // rows: [{ file (the entry in js/), op }]; medians per row, the rows' pages alternating.
 async function chromiumColdStart(root, rows) {
   const esbuild = await import('esbuild');
-  const { chromium } = await import('playwright-core');
   const files = {};
   for (const [i, row] of rows.entries()) {
     const built = await esbuild.build({
@@ -99,24 +98,12 @@ async function chromiumColdStart(root, rows) {
   </script>`,
     };
   }
-  const server = createServer((req, res) => {
-    const file = files[new URL(req.url, 'http://localhost').pathname] ?? { type: 'text/plain', body: '' };
-    res.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store' });
-    res.end(file.body);
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const userDataDir = mkdtempSync(path.join(tmpdir(), 'cuckoo-cold-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
   const samples = rows.map(() => ({ importMs: [], createMs: [] }));
-  try {
+  await withChromium(files, async (context, origin) => {
     for (let i = 0; i < runs; i++) {
       for (const [j] of rows.entries()) {
         const p = await context.newPage();
-        await p.goto(`http://127.0.0.1:${server.address().port}/page${j}.html?${i}`);
+        await p.goto(`${origin}/page${j}.html?${i}`);
         await p.waitForFunction(() => window.__result !== undefined);
         const r = await p.evaluate(() => window.__result);
         if (!r.ok) throw new Error('no answer in Chromium');
@@ -125,11 +112,7 @@ async function chromiumColdStart(root, rows) {
         await p.close();
       }
     }
-  } finally {
-    await context.close();
-    server.close();
-    rmSync(userDataDir, { recursive: true, force: true });
-  }
+  });
   return samples.map(({ importMs, createMs }) => ({
     importMs: median(importMs),
     createMs: median(createMs),

@@ -4,6 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, connect, plain, scale } from './helpers.js';
+import { rng } from '../../js-tests/rng.js';
 
 let server;
 before(async () => {
@@ -12,18 +13,6 @@ before(async () => {
 after(async () => {
   await server?.kill();
 });
-
-function rng(seed) {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 4294967296;
-  };
-}
 
 test('corrupted dumps are refused or load as working filters; the server survives every one', async () => {
   const c = await connect(server.port);

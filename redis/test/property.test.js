@@ -5,6 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { startServer, connect, plain, infoObject, scale } from './helpers.js';
+import { rng } from '../../js-tests/rng.js';
 
 let server;
 before(async () => {
@@ -13,19 +14,6 @@ before(async () => {
 after(async () => {
   await server?.kill();
 });
-
-// A small seeded generator (xorshift32), so that a failure replays.
-function rng(seed) {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 4294967296;
-  };
-}
 
 async function run(c, key, reserve, ops, seed) {
   if (reserve) assert.equal(plain(await c.send(...reserve)), 'OK');
