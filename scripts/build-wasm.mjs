@@ -15,7 +15,7 @@
 //   dist/reader.d.cts      js/reader.d.ts, the same for the read-only entry
 //   dist/index.d.cts       js/index.d.ts as CommonJS declarations (TypeScript reads a .d.ts in a "type":
 //                          "module" package as ESM, so `require` under module node16 needs its own copy)
-// The embedded modules are deflated with zopfli (a zlib stream any inflater reads, ~6% smaller than zlib's
+// The embedded modules are deflated with zopfli (a zlib stream any inflater reads, smaller than zlib's
 // level 9): what a page downloads.
 // So ES module imports (browsers, workers, bundlers) get the small module and Node's entries, which go
 // through the CommonJS bundle, the fast one. Then it loads both entries as a smoke test. The first build

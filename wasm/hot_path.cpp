@@ -2,7 +2,7 @@
 //
 // JS writes the key into a scratch buffer in wasm memory (short ASCII strings byte by byte, everything
 // else with TextEncoder.encodeInto: js/stage.js) and passes (filter address, key address, length), which
-// takes about a third of the time of a binding that copies the key into a std::string. Integer keys come
+// takes a fraction of the time of a binding that copies the key into a std::string. Integer keys come
 // as two u32 halves, so JS never builds a BigInt; they hash exactly like the native uint64_t overloads
 // (8 little-endian bytes).
 // Nothing here allocates or throws.

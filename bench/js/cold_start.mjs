@@ -23,6 +23,8 @@ const args = process.argv.slice(2);
 const runs = Number(args.find((a) => /^\d+$/.test(a)) ?? 15);
 const roots = [here, ...args.filter((a) => !/^\d+$/.test(a)).map((p) => path.resolve(p))];
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+// How the output names a checkout: this one, or the other one given (not by its path).
+const treeName = (root) => (root === here ? 'this tree' : `other tree ${roots.indexOf(root)}`);
 
 // A small filter holding 'first' (1,000 slots), as base64: what the deserialize rows load.
 const { CuckooFilter: Writer } = await import(pathToFileURL(path.join(here, 'js', 'index.js')).href);
@@ -134,7 +136,7 @@ const emptyDir = mkdtempSync(path.join(tmpdir(), 'cuckoo-cold-empty-'));
 const empty = path.join(emptyDir, 'empty.mjs');
 writeFileSync(empty, 'export {};\n');
 const nodeRows = roots.flatMap((root) =>
-  rowsOf(root).map((row) => ({ label: `${root} Node, ${row.label}:`, url: pathToFileURL(path.join(root, 'js', row.node)).href, op: row.op })),
+  rowsOf(root).map((row) => ({ label: `${treeName(root)}, Node, ${row.label}:`, url: pathToFileURL(path.join(root, 'js', row.node)).href, op: row.op })),
 );
 nodeRows.push({ label: 'Node, an empty module:', url: pathToFileURL(empty).href, op: 'create' });
 try {
@@ -152,6 +154,6 @@ for (const root of roots) {
       rows.map((row) => ({ file: row.browser, op: row.op })),
     )
   ).forEach((c, j) => {
-    console.log(`${root} Chromium, ${rows[j].label}: ${c.importMs.toFixed(1)} | ${c.createMs.toFixed(1)} | ${c.totalMs.toFixed(1)}`);
+    console.log(`${treeName(root)}, Chromium, ${rows[j].label}: ${c.importMs.toFixed(1)} | ${c.createMs.toFixed(1)} | ${c.totalMs.toFixed(1)}`);
   });
 }

@@ -25,8 +25,7 @@ AlignedBuffer::AlignedBuffer(size_t size, bool huge_pages) : size_(size) {
     // Round to 4 KiB pages, not 2 MiB: memory stays within a page of the table size. But start on a
     // 2 MiB boundary (map 2 MiB more, unmap the unaligned head and the tail): the kernel backs only
     // aligned 2 MiB stretches with huge pages, and an unaligned 2.1 MiB table would get none. That
-    // matters on VMs like ours, where a 4 KiB page fault costs ~10 us: filling a fresh 2.1 MiB table
-    // (deserialize) took 5.5 ms with 4 KiB pages, 0.6 ms with the huge page.
+    // matters where page faults are slow (bench/README.md, "Figures behind the core's design choices").
     const size_t rounded = (size + kPage - 1) / kPage * kPage;
     const size_t span = rounded + kHugePage;
     void* raw = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

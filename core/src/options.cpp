@@ -275,16 +275,13 @@ bool is_valid_config(const Config& c, std::string* why) {
 }
 
 double default_target_load(unsigned bucket_size, unsigned fingerprint_bits) {
-  // Measured fill-to-failure loads (native-tests/load_test.cpp, bench Figure 2; the lowest of several seeds)
-  // minus a margin. Short fingerprints fill less, and less the larger the table: with 2^f - 1 fingerprint
-  // values a bucket has only that many partner buckets, so keys pile onto the same pairs, and the chance
-  // that some cluster of buckets jams grows with the table. At b = 2 the lowest first-failure loads seen on
-  // 2^24 and 2^26 buckets were f = 4: 0.148, 0.122; f = 5: 0.296, 0.315; f = 6: 0.286, 0.466; f = 7: 0.707,
-  // 0.677 (f = 8: 0.862), where 2^16 buckets reach 0.43-0.86; and sized for 16 M keys with targets of 0.20,
-  // f = 5 and 6 still jammed at loads 0.126 and 0.18 in 1 of 8 seeds. The b = 2 targets below took 4 M and
-  // 16 M keys in 8 of 8 seeds for every f; beyond that, these short widths may refuse keys before
-  // `capacity`: no fixed target is safe at every size. resolve() never picks them on its own (see
-  // min_fingerprint_bits_for_load()); they are here for callers who set fingerprint_bits.
+  // The lowest fill-to-failure loads measured for each shape, minus a margin (bench/README.md, "Figures
+  // behind the core's design choices"). Short fingerprints fill less, and less the larger the table: with
+  // 2^f - 1 fingerprint values a bucket has only that many partner buckets, so keys pile onto the same
+  // pairs, and the chance that some cluster of buckets jams grows with the table. No fixed target for the
+  // widths below min_fingerprint_bits_for_load() is safe at every size: past the sizes measured, they may
+  // refuse keys before `capacity`. resolve() never picks them on its own; they are here for callers who
+  // set fingerprint_bits.
   const unsigned f = fingerprint_bits;
   switch (bucket_size) {
     case 2:
@@ -305,8 +302,8 @@ double default_target_load(unsigned bucket_size, unsigned fingerprint_bits) {
 
 unsigned min_fingerprint_bits_for_load(unsigned bucket_size) {
   // The shortest fingerprint whose fill-to-failure load stays within a few percent of the paper's figure as
-  // tables grow (measured on 2^20 and 2^23 buckets: b = 2, f = 8: 0.86; b = 4, f = 6: 0.95; b = 8, f = 5:
-  // 0.97). One more bit costs ~8-15% of memory; a shorter one can cost half the table's capacity.
+  // tables grow (bench/README.md, "Figures behind the core's design choices"); a shorter one can cost half
+  // the table's capacity.
   switch (bucket_size) {
     case 2:
       return 8;

@@ -153,8 +153,8 @@ CUCKOO_API bool is_valid_config(const Config& config, std::string* why = nullptr
 // b = 2: bench/README.md); then a fingerprint is parked in the victim slot, later inserts return false
 // before `capacity`, and nothing inserted is lost.
 // For fingerprints shorter than min_fingerprint_bits_for_load() (only by explicit fingerprint_bits) the
-// targets are low (b=2: 0.05 at f=4 to 0.55 at f=7) and were measured to take 16 M keys; larger tables of
-// those widths may refuse inserts before `capacity`.
+// targets are low (b=2: 0.05 at f=4 to 0.55 at f=7), and tables larger than those measured
+// (bench/README.md) may refuse inserts before `capacity`.
 CUCKOO_API double default_target_load(unsigned bucket_size, unsigned fingerprint_bits = 12);
 
 // Shortest fingerprint resolve() picks from an fpr (b=2: 8, b=4: 6, b=8: 5 bits): shorter ones jam large
