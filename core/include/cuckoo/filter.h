@@ -42,7 +42,7 @@ struct CoreAccess;
 // many threads at once; anything that modifies needs exclusive access, as with the standard containers.
 class CUCKOO_API CuckooFilter {
  public:
-  // Throws std::invalid_argument naming the option when the options are impossible.
+  // Throws cuckoo::OptionError (a std::invalid_argument) naming the option when the options are impossible.
   explicit CuckooFilter(const Options& options);
   explicit CuckooFilter(const Config& config);
   CuckooFilter(const CuckooFilter& other);
