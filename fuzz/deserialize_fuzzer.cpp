@@ -103,6 +103,9 @@ void check_reader(const cuckoo::CuckooFilter& f, const std::vector<uint8_t>& byt
   }
 }
 
+// The longest insert walk the harness runs (the format allows 2^20 kicks).
+constexpr uint32_t kMaxKicksExercised = 4096;
+
 // Exercises a filter that deserialize accepted, with keys taken from the input.
 void exercise(cuckoo::CuckooFilter& f, const std::vector<uint8_t>& bytes) {
   check(f.serialize() == bytes);                   // before any mutation: loading and saving is the identity
@@ -125,7 +128,10 @@ void exercise(cuckoo::CuckooFilter& f, const std::vector<uint8_t>& bytes) {
   for (uint64_t k : ints) check(f.contains(k) == (f.count(k) > 0));
   check_reader(f, bytes, keys, ints);
 
-  // Insert, find, erase: no false negatives, and the size comes back.
+  // Insert, find, erase: no false negatives, and the size comes back. Only where a failing insert's walk
+  // is short: at up to 2^20 kicks it takes seconds under the sanitizers, past libFuzzer's timeout, and
+  // the walk's code is the same for every limit.
+  if (f.config().max_kicks > kMaxKicksExercised) return;
   const uint64_t size_before = f.size();
   std::vector<std::string_view> inserted;
   for (std::string_view k : keys) {
