@@ -83,10 +83,8 @@ void append_table(const char* what, uint64_t bytes) {
   }
 }
 
-// Both limits, since either can be the one hit: Emscripten's malloc (dlmalloc) refuses any single block of
-// 2 GiB or more on a 32-bit target, however much of the 4 GiB is free. (emmalloc takes larger blocks, but the
-// one in Emscripten 3.1.6 returned a block running past the end of memory when its growth hit 4 GiB, so we
-// stay with dlmalloc.)
+// Both limits, since either can be the one hit: a table is one block under 2 GiB (core/src/aligned_buffer.cpp
+// refuses larger ones in WebAssembly, whichever malloc the module links), however much of the 4 GiB is free.
 constexpr char kMemoryLimits[] =
     "WebAssembly memory is 4 GiB at most, for all filters, and a table under 2 GiB";
 

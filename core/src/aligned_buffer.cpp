@@ -17,6 +17,9 @@ namespace {
 constexpr size_t kAlignment = 64;
 constexpr size_t kHugePage = size_t{2} << 20;
 constexpr size_t kPage = 4096;
+#ifdef __EMSCRIPTEN__
+constexpr size_t kMaxWasmTable = size_t{1} << 31;
+#endif
 }  // namespace
 
 AlignedBuffer::AlignedBuffer(size_t size, bool huge_pages) : size_(size) {
@@ -45,6 +48,11 @@ AlignedBuffer::AlignedBuffer(size_t size, bool huge_pages) : size_(size) {
   }
 #else
   (void)huge_pages;
+#endif
+#ifdef __EMSCRIPTEN__
+  // In WebAssembly a table is one block under 2 GiB, whichever malloc the module links (dlmalloc refuses
+  // larger blocks on wasm32, emmalloc does not): the limit wasm/factory.cpp's out-of-memory messages state.
+  if (size >= kMaxWasmTable) throw std::bad_alloc();
 #endif
   const size_t rounded = (size + kAlignment - 1) / kAlignment * kAlignment;
   void* p = std::aligned_alloc(kAlignment, rounded == 0 ? kAlignment : rounded);
