@@ -20,6 +20,8 @@ import { stageKey } from './stage.js';
 import { insertAll, containsAll } from './batch.js';
 import { createArgs } from './options.js';
 import { NativeFilter } from './native.js';
+import { streamPieces } from './stream_source.js';
+import { loadBytes, loadStream } from './stream.js';
 
 // Frees the C++ object of a filter that was garbage-collected without dispose().
 const finalizer = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((handle) => handle.delete()) : null;
@@ -80,9 +82,9 @@ function toBytes(bytes) {
 
 let readyPromise = null;
 
-// Node's entry (js/node.js) registers what only it has: filters moved in pieces without a second copy of
-// the table in wasm memory (js/stream.js), which serialize() and deserialize() then use, and it adds the
-// methods for files and chunks itself, through `internals`. Browser bundles load none of it.
+// Node's entry (js/node.js) registers what only it has: serialize() straight from the table (js/stream.js),
+// and it adds the methods for files and chunks itself, through `internals`. Browser bundles load none of
+// it. Both entries read bytes and streams straight into the new table (js/stream.js's Loader).
 let nodeOnly = null;
 let internals = null;
 export function registerNodeOnly(implementation) {
@@ -149,33 +151,20 @@ export class CuckooFilter {
     return new (classOf(this))(options);
   }
 
-  // bytes, or a stream of them: in Node a fetch Response or its body, a ReadableStream, a Node Readable or
-  // any async iterable of Uint8Array pieces, read straight into the new table as it arrives; in browsers a
-  // fetch Response, read whole first.
+  // bytes, or a stream of them (a fetch Response or its body, a ReadableStream, a Node Readable or any
+  // async iterable of Uint8Array pieces), read straight into the new table as it arrives, the checksum
+  // computed on the way (js/stream.js): the whole input is never in one buffer.
   static async deserialize(bytes) {
     await loadRuntime();
-    const pieces = nodeOnly?.streamPieces(bytes);
-    if (pieces) return adopt(classOf(this), await nodeOnly.loadStream(pieces));
-    // Browsers: a fetch Response is read whole first (the piecewise reader is Node's).
-    if (typeof Response === 'function' && bytes instanceof Response) bytes = await bytes.arrayBuffer();
+    const pieces = streamPieces(bytes);
+    if (pieces) return adopt(classOf(this), await loadStream(pieces));
     return CuckooFilter.deserializeSync.call(this, bytes);
   }
 
+  // bytes copied straight into the new table (js/stream.js), with no copy of the input in wasm memory.
   static deserializeSync(bytes) {
-    const runtime = requireRuntime();
-    const view = toBytes(bytes);
-    if (nodeOnly !== null) return adopt(classOf(this), nodeOnly.loadBytes(view));
-    const ptr = malloc(Math.max(view.length, 1));
-    let handle;
-    try {
-      runtime.heap.set(view, ptr);
-      requireHeadroom();
-      handle = NativeFilter.deserialize(ptr, view.length);
-    } finally {
-      free(ptr);
-    }
-    if (handle === null) throw lastError();
-    return adopt(classOf(this), handle);
+    requireRuntime();
+    return adopt(classOf(this), loadBytes(toBytes(bytes)));
   }
 
   // The live address, or throws if disposed (member: 'add()' for a method, 'size' for a property).

@@ -191,11 +191,10 @@ export declare class CuckooFilter {
    * Everything is validated before anything is trusted.
    * @param bytes the serialized filter: a `Uint8Array` (any offset), another view, or an `ArrayBuffer` /
    *   `SharedArrayBuffer` (so `f.serialize().buffer` type-checks: TypeScript types it `ArrayBufferLike`);
-   *   or a stream of it. In Node (the package's Node entry): a `fetch` `Response` or its body, a
-   *   `ReadableStream`, a Node `Readable` or any async iterable of `Uint8Array` pieces, each piece copied
-   *   straight into the new table as it arrives and the checksum computed on the way, so the whole input
-   *   never sits in one buffer (memory: the table plus a piece). In browsers: a `fetch` `Response`, read
-   *   whole first (the piecewise reader is left out of the browser build to keep it small).
+   *   or a stream of it: a `fetch` `Response` or its body, a `ReadableStream`, a Node `Readable` or any
+   *   async iterable of `Uint8Array` pieces, each piece copied straight into the new table as it arrives
+   *   and the checksum computed on the way, so the whole input never sits in one buffer (memory: the table
+   *   plus a piece), in browsers as in Node.
    * @returns a promise of the filter.
    * @throws (rejects) {TypeError} if `bytes` is not binary data, or a stream yields something else.
    * @throws (rejects) {FormatError} on bad bytes, with the core's `cuckoo::FormatError` message, e.g.

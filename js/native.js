@@ -31,12 +31,6 @@ export class NativeFilter {
     return address === 0 ? null : new NativeFilter(address);
   }
 
-  // The filter serialized in wasm memory at [data, data + length), or null with the error recorded.
-  static deserialize(data, length) {
-    const address = rt.M._cuckoo_deserialize(data, length);
-    return address === 0 ? null : new NativeFilter(address);
-  }
-
   _address() {
     return this.#address;
   }

@@ -9,13 +9,12 @@ import { CuckooFilter, registerNodeOnly } from './cuckoo_filter.js';
 import { loadRuntime } from './runtime.js';
 import { saveFile, loadFile } from './files.node.js';
 import { chunksOf, loadChunks } from './chunks.js';
-import { serializeFilter, loadBytes, loadStream } from './stream.js';
-import { streamPieces } from './stream_source.js';
+import { serializeFilter } from './stream.js';
 import { addManyIfAbsent } from './batch.node.js';
 export { CuckooFilter, ready } from './cuckoo_filter.js';
 export { FormatError } from './errors.js';
 
-const { adopt, address } = registerNodeOnly({ serialize: serializeFilter, loadBytes, streamPieces, loadStream });
+const { adopt, address } = registerNodeOnly({ serialize: serializeFilter });
 
 // Defined as class methods are: writable, configurable, not enumerable.
 function define(target, methods) {

@@ -2,7 +2,8 @@
 // pieces, with no second copy of its table in wasm memory (wasm/stream_exports.cpp: cuckoo::FilterWriter
 // and cuckoo::FilterLoader): serialize() assembles its output straight from views of the table, and
 // bytes, a stream's pieces or a file's are written straight into the new table, their checksum computed
-// as they arrive. Node's entry only (js/node.js): the browser's module leaves those exports out.
+// as they arrive. The Loader and loadStream() serve both entries (deserialize() of a stream); the rest is
+// Node's (js/node.js): the web module has no writer exports, and browser bundles drop that code.
 import { rt, malloc, free, requireHeadroom } from './memory.js';
 import { lastError, lastErrorKind } from './errors.js';
 import { NativeFilter } from './native.js';

@@ -1,7 +1,6 @@
-// js/stream_source.js: what deserialize() accepts as a stream, in Node's CuckooFilter (js/stream.js writes
-// the pieces straight into the new table) and in CuckooReader (js/reader_filter.js), read as an async
-// iterator of Uint8Array pieces; return() releases the source. (The browser's full entry leaves this out
-// to stay within its budget: it reads a Response whole, js/cuckoo_filter.js.)
+// js/stream_source.js: what deserialize() accepts as a stream, in CuckooFilter (js/stream.js writes the
+// pieces straight into the new table) and in CuckooReader (js/reader_filter.js), read as an async iterator
+// of Uint8Array pieces; return() releases the source.
 
 // An async iterator over the pieces of a fetch Response, a ReadableStream, or any async iterable of byte
 // views (a Node Readable); null for anything else. It throws a TypeError for a piece that is not bytes.
@@ -14,14 +13,13 @@ export function streamPieces(source) {
 }
 
 async function* readerPieces(reader) {
+  let read;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
+    while (!(read = await reader.read()).done) yield read.value;
   } finally {
-    reader.cancel().catch(() => {}); // releases the source when reading stops early
+    // Reading stopped early (an error, or the consumer let go): release the source. Not after the end: a
+    // cancel() then makes Chromium abort a fetch whose body it has fully delivered.
+    if (!read?.done) reader.cancel().catch(() => {});
   }
 }
 

@@ -35,10 +35,6 @@ EMSCRIPTEN_KEEPALIVE CuckooFilter* cuckoo_create(uint32_t given CUCKOO_OPTIONS(C
   return cuckoo_wasm::create_filter(options, has(cuckoo::Option::capacity));
 }
 
-EMSCRIPTEN_KEEPALIVE CuckooFilter* cuckoo_deserialize(const uint8_t* data, size_t size) {
-  return cuckoo_wasm::deserialize_filter(reinterpret_cast<uintptr_t>(data), size);
-}
-
 EMSCRIPTEN_KEEPALIVE void cuckoo_destroy(CuckooFilter* f) { delete f; }
 
 // The resolved configuration (protocol.h), in a block that the next call overwrites: JS reads it at once.

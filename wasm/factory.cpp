@@ -153,13 +153,6 @@ cuckoo::CuckooFilter* create_filter(const cuckoo::Options& options, bool capacit
   });
 }
 
-cuckoo::CuckooFilter* deserialize_filter(uintptr_t data, size_t size) {
-  return guarded([&] {
-    return new cuckoo::CuckooFilter(
-        cuckoo::CuckooFilter::deserialize(reinterpret_cast<const void*>(data), size));
-  });
-}
-
 bool merge_into(cuckoo::CuckooFilter& target, const cuckoo::CuckooFilter& source) {
   // A shape mismatch (std::invalid_argument) and a union that does not fit (std::length_error) are both
   // plain Errors in JS, not RangeErrors: no option is out of range. Out of memory for the copy of the

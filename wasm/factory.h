@@ -29,8 +29,6 @@ enum ErrorKind : int {
 // Returns a new filter, or nullptr with the error recorded. The core checks the options, a given capacity of
 // 0 included (core/src/option_names.h), and the message recorded names them as JS spells them.
 cuckoo::CuckooFilter* create_filter(const cuckoo::Options& options, bool capacity_given);
-// Reads size bytes at address data (wasm memory); nullptr with the error recorded on bad bytes.
-cuckoo::CuckooFilter* deserialize_filter(uintptr_t data, size_t size);
 
 // target.merge(source) (cuckoo::CuckooFilter::merge); false with the error recorded, the target unchanged.
 bool merge_into(cuckoo::CuckooFilter& target, const cuckoo::CuckooFilter& source);

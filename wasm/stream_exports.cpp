@@ -1,6 +1,7 @@
 // wasm/stream_exports.cpp: cuckoo/stream.h as plain C exports, for js/stream.js: a filter's bytes
 // written from its table in wasm memory, and read into a new table, in pieces, so that neither side holds a
-// second copy. js/chunks.js frames chunks in JS (docs/format.md, "Chunks") with the checksum from here:
+// second copy. Both flavours read (deserialize() of a stream, in Node and in browsers); only the node
+// flavour writes and has the checksum export (files and chunks are Node's). js/chunks.js frames chunks in JS (docs/format.md, "Chunks") with the checksum from here:
 // C++'s ChunkWriter / ChunkLoader would cost the browser's module more than that JS does. Calls that can fail return 0 / null with the error
 // recorded (factory.h), which JS turns into the same Error as for deserialize.
 #include <emscripten/emscripten.h>
@@ -29,6 +30,7 @@ bool recorded(F&& f) {
 
 extern "C" {
 
+#if CUCKOO_WASM_FLAVOR_NODE
 // ---- FilterWriter: the serialized bytes in pieces, each a view of wasm memory (a table or a header).
 
 EMSCRIPTEN_KEEPALIVE FilterWriter* cuckoo_writer_new(const CuckooFilter* f) {
@@ -44,6 +46,7 @@ EMSCRIPTEN_KEEPALIVE const uint8_t* cuckoo_writer_next(FilterWriter* w, size_t m
 }
 
 EMSCRIPTEN_KEEPALIVE void cuckoo_writer_delete(FilterWriter* w) { delete w; }
+#endif
 
 // ---- FilterLoader: JS writes each piece where buffer() says and commits it.
 
@@ -78,6 +81,7 @@ EMSCRIPTEN_KEEPALIVE CuckooFilter* cuckoo_loader_finish(FilterLoader* l) {
 
 EMSCRIPTEN_KEEPALIVE void cuckoo_loader_delete(FilterLoader* l) { delete l; }
 
+#if CUCKOO_WASM_FLAVOR_NODE
 // ---- XXH3_64bits of size bytes at data (seed 0): the checksum of js/chunks.js's chunk framing. Through
 // XXH3's streaming state (xxHash defines the same value), whose code the module has for the loader.
 
@@ -87,5 +91,6 @@ EMSCRIPTEN_KEEPALIVE uint64_t cuckoo_checksum(const uint8_t* data, size_t size) 
   XXH3_64bits_update(&state, data, size);
   return XXH3_64bits_digest(&state);
 }
+#endif
 
 }  // extern "C"

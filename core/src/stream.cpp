@@ -32,6 +32,10 @@ struct Segment {
   uint64_t size;
 };
 
+// The loader counts a plain table's entries as its bytes arrive, except in the browser's module
+// (CUCKOO_COMPACT_SHAPES=2), which leaves the count to finish()'s checks, as deserialize() does: less code.
+constexpr bool kCountAsBytesArrive = CUCKOO_COMPACT_SHAPES < 2;
+
 std::vector<Segment> segments_of(const Layout& layout) {
   std::vector<Segment> out{{Part::kHeader, 0, kHeaderBytes}};
   for (unsigned s = 0; s < layout.levels; ++s) {
@@ -181,7 +185,7 @@ struct FilterLoader::State {
     const uint8_t* data = seg.part == Part::kTable ? cores[seg.table]->table_data() + offset : small + offset;
     if (seg.part != Part::kChecksum) XXH3_64bits_update(&hash, data, n);
     offset += n;
-    if (seg.part == Part::kTable) count_entries(seg.table);
+    if (kCountAsBytesArrive && seg.part == Part::kTable) count_entries(seg.table);
     if (offset < seg.size) return;
     if (seg.part == Part::kLevelHeader)
       std::memcpy(level_headers.emplace_back().data(), small, kLevelHeaderBytes);
