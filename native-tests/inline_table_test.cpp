@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core_access.h"
@@ -29,8 +30,20 @@ using cuckoo::Options;
 using cuckoo::internal::CoreAccess;
 using cuckoo::internal::FilterCore;
 
-bool has_inline_table(const CuckooFilter& f) { return CoreAccess::core(f).inline_table().table != nullptr; }
-bool has_inline_table(const cuckoo::FilterView& v) { return CoreAccess::core(v).inline_table().table != nullptr; }
+bool has_inline_table(const cuckoo::internal::InlineTable& t) {
+  return t.table != nullptr || t.packed_table != nullptr;
+}
+bool has_inline_table(const CuckooFilter& f) { return has_inline_table(CoreAccess::core(f).inline_table()); }
+bool has_inline_table(const cuckoo::FilterView& v) { return has_inline_table(CoreAccess::core(v).inline_table()); }
+
+// Whether every bucket of b entries of f bits, read with one 8-byte load from the byte holding its first
+// bit, is whole in that load (the inline path's condition). Bucket i starts at bit (i * b * f) % 8 of its
+// byte, which repeats every 8 buckets.
+bool one_load_from_its_first_byte(unsigned b, unsigned f) {
+  for (unsigned i = 0; i < 8; ++i)
+    if ((i * b * f) % 8 + b * f > 64) return false;
+  return true;
+}
 
 Options shape_options(unsigned b, unsigned f, bool semi_sort, uint64_t buckets, uint64_t seed) {
   Options o;
@@ -41,6 +54,27 @@ Options shape_options(unsigned b, unsigned f, bool semi_sort, uint64_t buckets, 
   o.seed = seed;
   o.huge_pages = false;
   return o;
+}
+
+// The shapes the inline path serves from a bit-packed table: buckets that are not whole bytes.
+TEST(InlineTable, ServesBucketsOfWholeBytesAndBitPackedOnes) {
+  const auto tables = [](unsigned b, unsigned f) {
+    const CuckooFilter filter(shape_options(b, f, false, 226, 1));
+    const auto& t = CoreAccess::core(filter).inline_table();
+    return std::make_pair(t.table != nullptr, t.packed_table != nullptr);
+  };
+  EXPECT_EQ(tables(4, 12), std::make_pair(true, false));
+  EXPECT_EQ(tables(4, 13), std::make_pair(false, true));
+  EXPECT_EQ(tables(4, 14), std::make_pair(true, false));  // 56 bits: whole bytes
+  EXPECT_EQ(tables(4, 15), std::make_pair(false, true));  // 60 bits from bit 0 or 4 of a byte
+  EXPECT_EQ(tables(4, 16), std::make_pair(true, false));
+  EXPECT_EQ(tables(4, 17), std::make_pair(false, false));
+  EXPECT_EQ(tables(2, 29), std::make_pair(false, true));  // 58 bits from bit 0, 2, 4 or 6
+  EXPECT_EQ(tables(2, 30), std::make_pair(false, true));  // 60 bits from bit 0 or 4
+  EXPECT_EQ(tables(2, 31), std::make_pair(false, false));
+  EXPECT_EQ(tables(8, 7), std::make_pair(true, false));  // 56 bits: whole bytes
+  EXPECT_EQ(tables(8, 9), std::make_pair(false, false));
+  EXPECT_EQ(tables(8, 8), std::make_pair(true, false));
 }
 
 struct Keys {
@@ -104,15 +138,17 @@ size_t insert_both(CuckooFilter& filter, CuckooFilter& reference, const std::vec
   return i;
 }
 
-void run_shape(unsigned b, unsigned f, bool semi_sort, bool growable, uint64_t seed) {
+// `buckets`: not a power of two, as sizing usually makes it; 226 and 228 end the table with buckets whose
+// first bits sit at different places in their bytes (228: the highest place for b = 2 and odd f).
+void run_shape(unsigned b, unsigned f, bool semi_sort, bool growable, uint64_t seed, uint64_t buckets = 226) {
   SCOPED_TRACE("b=" + std::to_string(b) + " f=" + std::to_string(f) + (semi_sort ? " semi-sorted" : "") +
-               (growable ? " growable" : "") + " seed=" + std::to_string(seed));
-  const uint64_t buckets = 226;  // not a power of two, as sizing usually makes it
+               (growable ? " growable" : "") + " seed=" + std::to_string(seed) +
+               " buckets=" + std::to_string(buckets));
   Options o = shape_options(b, f, semi_sort, buckets, seed);
   o.growable = growable;
   if (growable) o.max_memory_bytes = 64 * 1024;
   CuckooFilter filter(o), reference(o);
-  const bool eligible = !semi_sort && !growable && (b * f) % 8 == 0 && b * f <= 64;
+  const bool eligible = !semi_sort && !growable && one_load_from_its_first_byte(b, f);
   ASSERT_EQ(has_inline_table(filter), eligible);
 
   const size_t n = static_cast<size_t>(buckets * b * (growable ? 3 : 1.2));
@@ -146,9 +182,10 @@ TEST(InlineTable, AgreesWithTheCoreOnEveryShape) {
   for (unsigned b : {2u, 4u, 8u})
     for (unsigned f = 4; f <= 32; ++f) {
       run_shape(b, f, false, false, 1);
+      if ((b * f) % 8 != 0 && one_load_from_its_first_byte(b, f)) run_shape(b, f, false, false, 4, 228);
       if (b == 4) run_shape(b, f, true, false, 2);
     }
-  for (unsigned f : {4u, 8u, 12u, 16u}) run_shape(4, f, false, false, 0x9E3779B97F4A7C15ull);
+  for (unsigned f : {4u, 8u, 12u, 13u, 14u, 16u}) run_shape(4, f, false, false, 0x9E3779B97F4A7C15ull);
 }
 
 TEST(InlineTable, GrowingFiltersUseTheCore) {

@@ -343,21 +343,33 @@ class CuckooCore final : public FilterCore {
 
  private:
   // The inline members of cuckoo/filter.h serve a fixed filter (hashed by BucketHasher) of plain buckets
-  // that are whole bytes and fit one 64-bit load. They place and find every key as this class does:
+  // each of which one 64-bit load from the byte holding its first bit reads whole. They place and find every key as this class does:
   // native-tests/inline_table_test.cpp holds them to it on every shape. They write the table directly
   // (insert): a core whose table must not be written that way, or whose inserts must do more than
   // CuckooCore's, must leave its InlineTable empty, or be a FilterView's, which only looks keys up. The
-  // 8-byte load of a bucket reads up to 7 bytes past the table: kTablePadding bytes follow an owned table,
-  // and at least as many bytes of the input follow a borrowed one (format_internal.h, make_table).
+  // 8-byte load of a bucket starts at or before the table's last byte, so it reads at most 7 bytes past
+  // the table: kTablePadding bytes follow an owned table, and at least as many bytes of the input follow a
+  // borrowed one (format_internal.h, make_table).
   void publish_inline_table() {
     if constexpr (std::is_same_v<Hasher, BucketHasher> && Table::kPlainBuckets) {
       const unsigned f = table_.bits();
       const unsigned bucket_bits = slots() * f;
-      if (bucket_bits % 8 != 0 || bucket_bits > 64) return;
+      // Bucket i's first bit is bit (i * bucket_bits) % 8 of its byte: a multiple of gcd(bucket_bits, 8),
+      // at most 8 minus that.
+      const unsigned step = bucket_bits % 8 == 0 ? 8 : bucket_bits % 4 == 0 ? 4
+                                                   : bucket_bits % 2 == 0   ? 2
+                                                                            : 1;
+      const unsigned highest_shift = 8 - step;
+      if (highest_shift + bucket_bits > 64) return;
       InlineTable& t = inline_.table;
-      t.table = table_.data();
+      if (bucket_bits % 8 == 0) {
+        t.table = table_.data();
+        t.bucket_bytes = bucket_bits / 8;
+      } else {
+        t.packed_table = table_.data();
+        t.bucket_bits = bucket_bits;
+      }
       t.bucket_count = config_.bucket_count;
-      t.bucket_bytes = bucket_bits / 8;
       t.hash_bitflip = hash_u64_.bitflip();
       t.fingerprint_range = (uint64_t{1} << f) - 1;
       for (unsigned s = 0; s < slots(); ++s) t.field_lows |= uint64_t{1} << (s * f);

@@ -3,11 +3,14 @@
 // is_full() use it, and by cuckoo/view.h, whose contains(uint64_t) uses it. It computes exactly what the library does (docs/hashing.md); native-tests/
 // inline_table_test.cpp holds it to the library's own code on every shape.
 //
-// A fixed filter whose buckets are whole bytes and fit one 64-bit load (bucket_size * fingerprint_bits a
-// multiple of 8 and at most 64, plain buckets: not semi-sorted) publishes its table as an InlineTable.
-// The caller then hashes the key, finds its two buckets and tests them itself, instead of calling into
-// the library and through the core's virtual call. Every other filter (growing, semi-sorted, other widths)
-// has an empty InlineTable (table = null, kEveryCallToTheLibrary), and the calls go to the library.
+// A fixed filter of plain buckets (not semi-sorted) each of which one 8-byte load from the byte holding its
+// first bit reads whole publishes its table as an InlineTable: buckets of whole bytes of at most 64 bits
+// (bucket_size * fingerprint_bits a multiple of 8) as `table`, bit-packed ones (the table is one bit
+// stream, docs/format.md) whose bits, shifted by their first bit's place in its byte, fit 64 as
+// `packed_table` (b = 4: f <= 15; b = 2: f <= 30). The caller then hashes the key, finds its two buckets
+// and tests them itself, instead of calling into the library and through the core's virtual call. Every
+// other filter (growing, semi-sorted, wider buckets) has an empty InlineTable (both tables null,
+// kEveryCallToTheLibrary), and the calls go to the library.
 //
 // The inline code works only with what InlineTable holds, all of it read at run time, so every eligible
 // shape shares it. It hands the call to the library whenever the answer needs more than two buckets:
@@ -48,16 +51,22 @@
 
 namespace cuckoo::internal {
 
-// The victim fingerprint an InlineTable shows when the inline code must not serve the filter (its
-// table is null): a "parked victim", which sends inserts to the library with no test of their own.
+// The victim fingerprint an InlineTable shows when the inline code must not serve the filter (both its
+// tables are null): a "parked victim", which sends inserts to the library with no test of their own.
 inline constexpr uint32_t kEveryCallToTheLibrary = 1;
 
 // What the inline code needs of a fixed filter's table; owned by the library's core, which keeps it
 // current (the table's address, the parked victim and the item count live in the core itself).
 struct InlineTable {
-  uint8_t* table = nullptr;        // bucket i is bucket_bytes bytes at table + i * bucket_bytes; null: none
+  // At most one of the two tables is not null. Whole-byte buckets: bucket i is bucket_bytes bytes at
+  // table + i * bucket_bytes. Bit-packed buckets: bucket i is bucket_bits bits from bit i * bucket_bits of
+  // the little-endian bit stream at packed_table (bits.h), and those bits, shifted down by the place of the
+  // first one in its byte, fit one 64-bit word.
+  uint8_t* table = nullptr;
+  uint8_t* packed_table = nullptr;
   uint64_t bucket_count = 0;       // even, at most 2^32
-  uint64_t bucket_bytes = 0;       // bucket_size * fingerprint_bits / 8, at most 8
+  uint64_t bucket_bytes = 0;       // table: bucket_size * fingerprint_bits / 8, at most 8
+  uint64_t bucket_bits = 0;        // packed_table: bucket_size * fingerprint_bits, not a multiple of 8
   uint64_t hash_bitflip = 0;       // XXH3's 8-byte input mask for the filter's seed (hash.h, SeededU64Hash)
   uint64_t fingerprint_range = 0;  // 2^f - 1
   uint64_t field_lows = 0;         // bit 0 of each of a bucket's b fields
@@ -108,11 +117,11 @@ inline unsigned lowest_set_bit(uint64_t x) {
 #endif
 }
 
-inline void prefetch_inline_bucket(const InlineTable& t, uint64_t bucket) {
+inline void prefetch_inline_bucket(const uint8_t* first_byte) {
 #if defined(__GNUC__) || defined(__clang__)
-  __builtin_prefetch(t.table + bucket * t.bucket_bytes, 1, 3);
+  __builtin_prefetch(first_byte, 1, 3);
 #else
-  (void)t, (void)bucket;
+  (void)first_byte;
 #endif
 }
 
@@ -120,6 +129,22 @@ inline uint64_t load_le64(const uint8_t* p) {
   uint64_t v;
   std::memcpy(&v, p, sizeof v);
   return v;
+}
+
+// packed_table: the byte holding bucket's first bit, and that bit's place in it.
+struct PackedBucket {
+  uint8_t* first_byte;
+  unsigned shift;
+};
+inline PackedBucket packed_bucket(const InlineTable& t, uint64_t bucket) {
+  const uint64_t first_bit = bucket * t.bucket_bits;
+  return {t.packed_table + (first_bit >> 3), static_cast<unsigned>(first_bit & 7)};
+}
+
+// packed_table: the bucket's fields at the bottom of a word, the next bucket's bits (or zeros) above them.
+inline uint64_t packed_bucket_word(const InlineTable& t, uint64_t bucket) {
+  const PackedBucket at = packed_bucket(t, bucket);
+  return load_le64(at.first_byte) >> at.shift;
 }
 
 // Whether either bucket holds the fingerprint. A bucket is read with one 8-byte load from its first byte
@@ -149,16 +174,26 @@ inline bool either_holds(const InlineTable& t, const InlineProbe& p) {
 #endif
 }
 
-// Puts the fingerprint in the bucket's first empty field (the lowest zero field: the lowest mark of the
-// test above is exact), as the library does; false if the bucket is full. The 8-byte store writes the
-// bytes past the bucket back unchanged.
-inline bool store_if_room(const InlineTable& t, uint64_t bucket, uint32_t fingerprint) {
-  uint8_t* p = t.table + bucket * t.bucket_bytes;
+// either_holds for packed_table: the same test, on each bucket's word shifted down to its first bit (the
+// 8 bytes from the byte holding it hold the whole bucket; packed_table keeps 8 bytes of padding too).
+inline bool either_packed_holds(const InlineTable& t, const InlineProbe& p) {
+  const uint64_t pattern = uint64_t{p.fingerprint} * t.field_lows;
+  const uint64_t x = packed_bucket_word(t, p.bucket) ^ pattern;
+  const uint64_t y = packed_bucket_word(t, p.alternate) ^ pattern;
+  return ((((x - t.field_lows) & ~x) | ((y - t.field_lows) & ~y)) & t.field_highs) != 0;
+}
+
+// Puts the fingerprint in the first empty field of the bucket at bit `shift` of the 8 bytes at p (the
+// lowest zero field: the lowest mark of the test above is exact), as the library does; false if the bucket
+// is full. The field is zero, so ORing the fingerprint into it changes no other bit: the 8-byte store writes
+// the bits around the bucket (its byte's bits below it, the bytes past it) back unchanged.
+inline bool store_if_room(const InlineTable& t, uint8_t* p, unsigned shift, uint32_t fingerprint) {
   const uint64_t word = load_le64(p);
-  const uint64_t empty = (word - t.field_lows) & ~word & t.field_highs;
+  const uint64_t bucket = word >> shift;
+  const uint64_t empty = (bucket - t.field_lows) & ~bucket & t.field_highs;
   if (empty == 0) return false;
   const unsigned first_empty = lowest_set_bit(empty) + 1 - t.fingerprint_bits;
-  const uint64_t stored = word | (uint64_t{fingerprint} << first_empty);
+  const uint64_t stored = word | (uint64_t{fingerprint} << (first_empty + shift));
   std::memcpy(p, &stored, sizeof stored);
   return true;
 }
@@ -167,10 +202,16 @@ inline bool store_if_room(const InlineTable& t, uint64_t bucket, uint32_t finger
 // returns true; false hands the call to the library (an empty InlineTable, or the key's fingerprint is the
 // parked victim's).
 inline bool inline_contains(const InlineTable& t, uint64_t key, bool& found) {
-  if (t.table == nullptr) return false;  // before hashing: a filter the inline code does not serve hashes once
+  if (t.table != nullptr) {
+    const InlineProbe p = inline_probe(t, key);
+    if (p.fingerprint == *t.victim_fingerprint) return false;
+    found = either_holds(t, p);
+    return true;
+  }
+  if (t.packed_table == nullptr) return false;  // before hashing: a filter the inline code does not serve hashes once
   const InlineProbe p = inline_probe(t, key);
   if (p.fingerprint == *t.victim_fingerprint) return false;
-  found = either_holds(t, p);
+  found = either_packed_holds(t, p);
   return true;
 }
 
@@ -180,8 +221,20 @@ inline bool inline_contains(const InlineTable& t, uint64_t key, bool& found) {
 inline bool inline_insert(const InlineTable& t, uint64_t key) {
   if (*t.victim_fingerprint != 0) return false;  // also an empty InlineTable's
   const InlineProbe p = inline_probe(t, key);
-  prefetch_inline_bucket(t, p.alternate);
-  if (!store_if_room(t, p.bucket, p.fingerprint) && !store_if_room(t, p.alternate, p.fingerprint)) return false;
+  if (t.table != nullptr) {
+    uint8_t* alternate = t.table + p.alternate * t.bucket_bytes;
+    prefetch_inline_bucket(alternate);
+    if (!store_if_room(t, t.table + p.bucket * t.bucket_bytes, 0, p.fingerprint) &&
+        !store_if_room(t, alternate, 0, p.fingerprint))
+      return false;
+  } else {
+    const PackedBucket alternate = packed_bucket(t, p.alternate);
+    prefetch_inline_bucket(alternate.first_byte);
+    const PackedBucket bucket = packed_bucket(t, p.bucket);
+    if (!store_if_room(t, bucket.first_byte, bucket.shift, p.fingerprint) &&
+        !store_if_room(t, alternate.first_byte, alternate.shift, p.fingerprint))
+      return false;
+  }
   ++*t.size;
   return true;
 }
