@@ -343,13 +343,13 @@ class CuckooCore final : public FilterCore {
 
  private:
   // The inline members of cuckoo/filter.h serve a fixed filter (hashed by BucketHasher) of plain buckets
-  // each of which one 64-bit load from the byte holding its first bit reads whole. They place and find every key as this class does:
-  // native-tests/inline_table_test.cpp holds them to it on every shape. They write the table directly
-  // (insert): a core whose table must not be written that way, or whose inserts must do more than
-  // CuckooCore's, must leave its InlineTable empty, or be a FilterView's, which only looks keys up. The
-  // 8-byte load of a bucket starts at or before the table's last byte, so it reads at most 7 bytes past
-  // the table: kTablePadding bytes follow an owned table, and at least as many bytes of the input follow a
-  // borrowed one (format_internal.h, make_table).
+  // each of which one 64-bit load from the byte holding its first bit reads whole. They place and find
+  // every key as this class does: native-tests/inline_table_test.cpp holds them to it on every shape. They
+  // write the table directly (insert): a core whose table must not be written that way, or whose inserts
+  // must do more than CuckooCore's, must leave its InlineTable empty, or be a FilterView's, which only
+  // looks keys up. The 8-byte load of a bucket starts at or before the table's last byte, so it reads at
+  // most 7 bytes past the table: kTablePadding bytes follow an owned table, and at least as many bytes of
+  // the input follow a borrowed one (format_internal.h, make_table).
   void publish_inline_table() {
     if constexpr (std::is_same_v<Hasher, BucketHasher> && Table::kPlainBuckets) {
       const unsigned f = table_.bits();

@@ -45,8 +45,10 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define CUCKOO_PURE __attribute__((pure))
+#define CUCKOO_INLINE_LIKELY(x) __builtin_expect(!!(x), 1)
 #else
 #define CUCKOO_PURE
+#define CUCKOO_INLINE_LIKELY(x) (x)
 #endif
 
 namespace cuckoo::internal {
@@ -201,8 +203,11 @@ inline bool store_if_room(const InlineTable& t, uint8_t* p, unsigned shift, uint
 // contains(key) of the filter whose InlineTable is t, when the inline code can answer it: sets `found` and
 // returns true; false hands the call to the library (an empty InlineTable, or the key's fingerprint is the
 // parked victim's).
+//
+// The whole-byte path is the expected one: the caller's loop then keeps it as its straight-line body (the
+// layout it had without the packed path), and the packed path goes after it.
 inline bool inline_contains(const InlineTable& t, uint64_t key, bool& found) {
-  if (t.table != nullptr) {
+  if (CUCKOO_INLINE_LIKELY(t.table != nullptr)) {
     const InlineProbe p = inline_probe(t, key);
     if (p.fingerprint == *t.victim_fingerprint) return false;
     found = either_holds(t, p);
@@ -221,7 +226,7 @@ inline bool inline_contains(const InlineTable& t, uint64_t key, bool& found) {
 inline bool inline_insert(const InlineTable& t, uint64_t key) {
   if (*t.victim_fingerprint != 0) return false;  // also an empty InlineTable's
   const InlineProbe p = inline_probe(t, key);
-  if (t.table != nullptr) {
+  if (CUCKOO_INLINE_LIKELY(t.table != nullptr)) {
     uint8_t* alternate = t.table + p.alternate * t.bucket_bytes;
     prefetch_inline_bucket(alternate);
     if (!store_if_room(t, t.table + p.bucket * t.bucket_bytes, 0, p.fingerprint) &&
