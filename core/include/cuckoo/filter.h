@@ -160,7 +160,8 @@ class CUCKOO_API CuckooFilter {
   // Whether inserts fail until an erase: a victim is parked (and no level can be added to a growing filter).
   bool is_full() const {
 #if CUCKOO_INLINE_LOOKUP
-    if (inline_table_->table != nullptr) return *inline_table_->victim_fingerprint != 0;
+    if (inline_table_->table != nullptr || inline_table_->packed_table != nullptr)
+      return *inline_table_->victim_fingerprint != 0;
 #endif
     return is_full_in_core();
   }
