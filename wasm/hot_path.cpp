@@ -34,6 +34,21 @@ size_t fill_views(const uint8_t* data, const uint32_t* offsets, size_t n, std::s
   return n;
 }
 
+// Hands the keys to insert_block(views, m) in blocks of at most kViewBlock, viewed in `views`, in order, and
+// stops after the first block of which it handled fewer than m; returns how many keys it handled.
+template <typename InsertBlock>
+size_t insert_in_blocks(const uint8_t* data, const uint32_t* offsets, size_t n, std::string_view* views,
+                        InsertBlock insert_block) {
+  size_t done = 0;
+  while (done < n) {
+    const size_t m = fill_views(data, offsets + done, n - done < kViewBlock ? n - done : kViewBlock, views);
+    const size_t handled = insert_block(views, m);
+    done += handled;
+    if (handled < m) break;
+  }
+  return done;
+}
+
 // The result of a single insert: 1 stored, 0 refused (full, or a key repeated 2b times), or kOutOfMemory.
 constexpr int kOutOfMemory = -1;
 
@@ -86,21 +101,16 @@ EMSCRIPTEN_KEEPALIVE size_t cuckoo_insert_many(CuckooFilter* f, const uint8_t* d
   cuckoo_wasm::clear_error();
   const uint64_t size_before = f->size();
   std::string_view views[kViewBlock];
-  size_t done = 0;
   try {
-    while (done < n) {
-      const size_t m = fill_views(data, offsets + done, n - done < kViewBlock ? n - done : kViewBlock, views);
-      const size_t inserted = f->insert_many(views, m);
-      done += inserted;
-      if (inserted < m) break;
-    }
+    return insert_in_blocks(data, offsets, n, views, [f](const std::string_view* block, size_t m) {
+      return f->insert_many(block, m);
+    });
   } catch (const std::bad_alloc&) {
     // insert_many stores keys in order and counts each one in size(); the one whose growth failed is not
     // stored, so the keys stored by this call are exactly the growth in size().
     cuckoo_wasm::record_growth_out_of_memory(*f);
     return static_cast<size_t>(f->size() - size_before);
   }
-  return done;
 }
 
 #if CUCKOO_WASM_FLAVOR_NODE
@@ -112,18 +122,14 @@ EMSCRIPTEN_KEEPALIVE size_t cuckoo_insert_many_if_absent(CuckooFilter* f, const 
                                                          const uint32_t* offsets, size_t n) {
   cuckoo_wasm::clear_error();
   std::string_view views[kViewBlock];
-  size_t done = 0;
   try {
-    while (done < n) {
-      const size_t m = fill_views(data, offsets + done, n - done < kViewBlock ? n - done : kViewBlock, views);
-      const size_t handled = f->insert_many_if_absent(views, m);
-      done += handled;
-      if (handled < m) break;
-    }
+    return insert_in_blocks(data, offsets, n, views, [f](const std::string_view* block, size_t m) {
+      return f->insert_many_if_absent(block, m);
+    });
   } catch (const std::bad_alloc&) {
     cuckoo_wasm::record_growth_out_of_memory(*f);
+    return 0;
   }
-  return done;
 }
 #endif
 
