@@ -339,6 +339,28 @@ void write_level_header(const FilterCore& level, uint8_t* out) {
   put_u32(out + 28, v.used ? 1 : 0);
 }
 
+std::vector<std::unique_ptr<FilterCore>> read_tables(const uint8_t* in, const Layout& layout, bool huge_pages,
+                                                     bool in_place) {
+  std::vector<std::unique_ptr<FilterCore>> cores;
+  for (unsigned s = 0; s < layout.levels; ++s) {
+    const uint8_t* table = in + layout.table_offset(s);
+    const std::string where = layout.growing() ? "level " + std::to_string(s) + ": " : "";
+    const TableState state =
+        layout.growing() ? read_level_state(table - kLevelHeaderBytes, where) : read_fixed_state(in);
+    if (in_place) {
+      auto core = make_table(layout, s, huge_pages, table);
+      check_table_structure(*core, layout, state, where);
+      cores.push_back(std::move(core));
+    } else {
+      auto core = make_table(layout, s, huge_pages);
+      std::memcpy(core->table_data(), table, core->table_bytes());
+      check_table(*core, layout, state, where);
+      cores.push_back(std::move(core));
+    }
+  }
+  return cores;
+}
+
 }  // namespace internal::format
 
 namespace {
@@ -390,17 +412,7 @@ CuckooFilter CuckooFilter::deserialize(const void* data, size_t size, bool huge_
   check_length(size, layout.total_bytes());
   check_checksum(in, layout);
 
-  std::vector<std::unique_ptr<internal::FilterCore>> cores;
-  for (unsigned s = 0; s < layout.levels; ++s) {
-    const uint64_t at = layout.table_offset(s);
-    const std::string where = layout.growing() ? "level " + std::to_string(s) + ": " : "";
-    const TableState state = layout.growing() ? read_level_state(in + at - kLevelHeaderBytes, where)
-                                              : read_fixed_state(in);
-    auto core = make_table(layout, s, huge_pages);
-    std::memcpy(core->table_data(), in + at, core->table_bytes());
-    check_table(*core, layout, state, where);
-    cores.push_back(std::move(core));
-  }
+  auto cores = read_tables(in, layout, huge_pages, /*in_place=*/false);
   return assemble(layout, std::move(cores), huge_pages);
 }
 

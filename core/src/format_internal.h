@@ -1,7 +1,7 @@
 // core/src/format_internal.h: the pieces of the binary format (docs/format.md) that every reader and writer
-// shares: CuckooFilter::deserialize / serialize_to (format.cpp), the incremental FilterLoader / FilterWriter
-// (stream.cpp). Each check throws cuckoo::FormatError with docs/format.md's message, so a filter read whole
-// or in pieces is refused with the same words.
+// shares: CuckooFilter::deserialize / serialize_to (format.cpp), FilterView (view.cpp), the incremental
+// FilterLoader / FilterWriter (stream.cpp). Each check throws cuckoo::FormatError with docs/format.md's
+// message, so a filter read whole or in pieces is refused with the same words.
 #pragma once
 
 #include <cstddef>
@@ -76,6 +76,12 @@ void check_table(FilterCore& core, const Layout& layout, const TableState& state
 // two buckets, not the whole table; then restores the state.
 void check_table_structure(FilterCore& core, const Layout& layout, const TableState& state,
                            const std::string& where);
+// The cores of every table of a whole input whose layout is read, oldest level first, each checked and its
+// state restored from the header (version 1) or its level header (version 2): with `in_place`, cores that
+// read the tables where they lie in `in`, checked as a view is (check_table_structure); else cores of their
+// own (`huge_pages`) with the tables copied in, checked fully (check_table).
+std::vector<std::unique_ptr<FilterCore>> read_tables(const uint8_t* in, const Layout& layout, bool huge_pages,
+                                                     bool in_place);
 // The filter from its checked cores, oldest level first; for version 2, first checks that the levels' item
 // counts add up to the header's and that the tables fit max_memory_bytes.
 CuckooFilter assemble(const Layout& layout, std::vector<std::unique_ptr<FilterCore>> cores, bool huge_pages);

@@ -37,16 +37,7 @@ std::unique_ptr<internal::FilterCore> open_cores(const uint8_t* in, size_t size,
   const Layout layout = read_layout(in);
   check_length(size, layout.total_bytes());
   if (options.verify_checksum) check_checksum(in, layout);
-  std::vector<std::unique_ptr<internal::FilterCore>> cores;
-  for (unsigned s = 0; s < layout.levels; ++s) {
-    const uint64_t at = layout.table_offset(s);
-    const std::string where = layout.growing() ? "level " + std::to_string(s) + ": " : "";
-    const TableState state = layout.growing() ? read_level_state(in + at - kLevelHeaderBytes, where)
-                                              : read_fixed_state(in);
-    auto core = make_table(layout, s, /*huge_pages=*/false, in + at);
-    check_table_structure(*core, layout, state, where);
-    cores.push_back(std::move(core));
-  }
+  auto cores = read_tables(in, layout, /*huge_pages=*/false, /*in_place=*/true);
   return assemble_core(layout, std::move(cores), /*huge_pages=*/false);
 }
 
