@@ -1,5 +1,6 @@
 #include "aligned_buffer.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -9,6 +10,10 @@
 #if defined(__linux__) && !defined(__EMSCRIPTEN__)
 #include <sys/mman.h>
 #define CUCKOO_HAVE_MMAP 1
+#endif
+
+#if defined(__EMSCRIPTEN__) && defined(CUCKOO_WASM_FRESH_HEAP_IS_ZERO)
+#include <unistd.h>
 #endif
 
 namespace cuckoo::internal {
@@ -55,9 +60,21 @@ AlignedBuffer::AlignedBuffer(size_t size, bool huge_pages) : size_(size) {
   if (size >= kMaxWasmTable) throw std::bad_alloc();
 #endif
   const size_t rounded = (size + kAlignment - 1) / kAlignment * kAlignment;
+#if defined(__EMSCRIPTEN__) && defined(CUCKOO_WASM_FRESH_HEAP_IS_ZERO)
+  // Memory at or past the heap's break has never been written: WebAssembly memory starts and grows
+  // zeroed, and the module's malloc (dlmalloc, which cannot trim) never moves the break back. So only the
+  // part of the block below the old break needs zeroing; a large table is mostly or wholly past it, and
+  // its pages are first touched by whatever fills them (a load's reads) rather than by a memset.
+  const uintptr_t fresh = reinterpret_cast<uintptr_t>(sbrk(0));
+  void* p = std::aligned_alloc(kAlignment, rounded == 0 ? kAlignment : rounded);
+  if (p == nullptr) throw std::bad_alloc();
+  const uintptr_t start = reinterpret_cast<uintptr_t>(p);
+  if (start < fresh) std::memset(p, 0, std::min<uintptr_t>(rounded, fresh - start));
+#else
   void* p = std::aligned_alloc(kAlignment, rounded == 0 ? kAlignment : rounded);
   if (p == nullptr) throw std::bad_alloc();
   std::memset(p, 0, rounded);
+#endif
   data_ = static_cast<uint8_t*>(p);
   reserved_ = rounded;
 }
