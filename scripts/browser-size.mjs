@@ -20,26 +20,34 @@ const pages = {
   reader: "import { CuckooReader } from 'cuckoo-wasm/reader';\nglobalThis.CuckooReader = CuckooReader;\n",
 };
 
+// esbuild's build of `input` (its stdin or entryPoints, and any other options) as a site ships the package:
+// bundled, minified, for the browser, as an ES module, kept in memory (outputFiles), quiet.
+export async function bundleForBrowser(input) {
+  const esbuild = await import('esbuild');
+  return esbuild.build({
+    bundle: true,
+    minify: true,
+    platform: 'browser',
+    format: 'esm',
+    write: false,
+    logLevel: 'silent',
+    ...input,
+  });
+}
+
 // { files: [{ path, bytes, gzipped }], bytes, gzipped, inputs } for the bundle of the package in `dir`
 // (a checkout: 'cuckoo-wasm' resolves to it through package.json's self-reference), for a page that
 // imports `entry` ('full' or 'reader').
 export async function measureBrowserDownload(dir = root, entry = 'full') {
-  const esbuild = await import('esbuild');
-  const built = await esbuild.build({
+  const built = await bundleForBrowser({
     stdin: {
       contents: pages[entry],
       resolveDir: dir,
       sourcefile: 'page.js',
       loader: 'js',
     },
-    bundle: true,
-    minify: true,
-    platform: 'browser',
-    format: 'esm',
-    write: false,
     metafile: true,
     outdir: path.join(dir, 'build-size'),
-    logLevel: 'silent',
   });
   const files = built.outputFiles.map((f) => ({
     path: path.relative(dir, f.path),

@@ -12,6 +12,7 @@
 // Needs /usr/bin/chromium (or CHROMIUM_PATH) and the devDependencies, and a built dist/.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleForBrowser } from '../../scripts/browser-size.mjs';
 import { withChromium } from './chromium.mjs';
 
 const root = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -71,15 +72,8 @@ try {
 }
 `;
 
-const esbuild = await import('esbuild');
-const built = await esbuild.build({
+const built = await bundleForBrowser({
   stdin: { contents: entry, resolveDir: root, sourcefile: 'bench.js', loader: 'js' },
-  bundle: true,
-  minify: true,
-  platform: 'browser',
-  format: 'esm',
-  write: false,
-  logLevel: 'silent',
 });
 const bundle = built.outputFiles[0].contents;
 const page = '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="/bench.js"></script>';

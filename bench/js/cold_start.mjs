@@ -16,6 +16,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { bundleForBrowser } from '../../scripts/browser-size.mjs';
 import { withChromium } from './chromium.mjs';
 
 const here = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -75,18 +76,9 @@ function nodeColdStart(entries) {
 
 // rows: [{ file (the entry in js/), op }]; medians per row, the rows' pages alternating.
 async function chromiumColdStart(root, rows) {
-  const esbuild = await import('esbuild');
   const files = {};
   for (const [i, row] of rows.entries()) {
-    const built = await esbuild.build({
-      entryPoints: [path.join(root, 'js', row.file)],
-      bundle: true,
-      minify: true,
-      platform: 'browser',
-      format: 'esm',
-      write: false,
-      logLevel: 'silent',
-    });
+    const built = await bundleForBrowser({ entryPoints: [path.join(root, 'js', row.file)] });
     files[`/bundle${i}.js`] = { type: 'text/javascript', body: built.outputFiles[0].contents };
     files[`/page${i}.html`] = {
       type: 'text/html',
