@@ -12,34 +12,20 @@
 // A second test loads an esbuild bundle of the package (platform browser) the same way.
 //
 // Without /usr/bin/chromium the test is skipped with the reason, unless CI is set: in CI it fails.
-// CHROMIUM_PATH overrides the browser path. Flags: chromiumArgs below.
+// CHROMIUM_PATH overrides the browser path. The launch and its flags: scripts/chromium.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { existsSync, readFileSync, readdirSync, statSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chromiumPath, withChromiumContext } from '../scripts/chromium.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const pagePath = path.join(root, 'js-tests', 'fixtures', 'browser', 'index.html');
 const goldenDir = path.join(root, 'testdata', 'golden');
-const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const inCI = Boolean(process.env.CI) && process.env.CI !== 'false' && process.env.CI !== '0';
-
-// Headless Chromium without a sandbox, GPU or background traffic. playwright's launch() gives every browser a fresh
-// temporary --user-data-dir of its own (and refuses one in args); launchPersistentContext is used below to
-// make that explicit and to remove the directory afterwards.
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 // Every golden file: they are small (the largest is 576 bytes) and the page checks them all in well under
 // a second.
@@ -120,8 +106,8 @@ const nodeBuiltinImport =
 
 // Skips the test (fails it under CI) when Chromium is not installed; returns whether it may run.
 function chromiumAvailable(t) {
-  if (existsSync(executablePath)) return true;
-  const reason = `no Chromium at ${executablePath} (apt-get install chromium, or set CHROMIUM_PATH)`;
+  if (existsSync(chromiumPath)) return true;
+  const reason = `no Chromium at ${chromiumPath} (apt-get install chromium, or set CHROMIUM_PATH)`;
   if (inCI) assert.fail(`${reason}; CI is set, so the browser test must run`);
   t.skip(reason);
   return false;
@@ -130,23 +116,17 @@ function chromiumAvailable(t) {
 // Serves the repo (plus `extra` paths) on localhost, opens headless Chromium with a profile of its own,
 // and runs body({ page, requests, port }); closes the browser and the server and removes the profile after.
 async function withChromium(extra, body) {
-  const { chromium } = await import('playwright-core');
   const { server, requests, port } = await startServer(extra);
-  const userDataDir = mkdtempSync(path.join(tmpdir(), 'cuckoo-chromium-'));
-  let context = null;
   try {
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath,
-      headless: true,
-      args: chromiumArgs,
-      timeout: 20_000,
-    });
-    const page = context.pages()[0] ?? (await context.newPage());
-    await body({ page, requests, port });
+    await withChromiumContext(
+      async (context) => {
+        const page = context.pages()[0] ?? (await context.newPage());
+        await body({ page, requests, port });
+      },
+      { timeout: 20_000 },
+    );
   } finally {
-    if (context !== null) await context.close();
     await new Promise((resolve) => server.close(resolve));
-    rmSync(userDataDir, { recursive: true, force: true });
   }
 }
 
