@@ -5,16 +5,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CuckooFilter } from '../js/index.js';
+import { rng } from './rng.js';
 
-// A small deterministic generator (xorshift32), so a failure names a reproducible seed.
-function rng(seed) {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return x >>> 0;
-  };
+// Whole numbers in [0, 2^32) from the tests' seeded generator (rng.js: its state over 2^32, so times 2^32
+// is the state itself), so a failure names a reproducible seed.
+function uint32s(seed) {
+  const next = rng(seed);
+  return () => next() * 2 ** 32;
 }
 
 // Adds keys until one is refused; returns the keys stored.
@@ -36,7 +33,7 @@ test('merge: every key of either filter is found, or the target is unchanged', a
   let refused = 0;
   for (const shape of shapes) {
     for (let seed = 1; seed <= 40; seed++) {
-      const next = rng(seed * 7919 + shape.bucketSize * 100 + shape.fingerprintBits);
+      const next = uint32s(seed * 7919 + shape.bucketSize * 100 + shape.fingerprintBits);
       const options = { ...shape, bucketCount: 64 + (next() % 256), seed: (BigInt(seed) * 0x9e3779b97f4a7c15n) % (1n << 64n) };
       const a = await CuckooFilter.create(options);
       const b = await CuckooFilter.create(options);

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { CuckooFilter } from '../js/index.js';
 import { CuckooReader, FormatError } from '../js/reader.js';
 import { rd, alloc, release } from '../js/reader_runtime.js';
+import { rng } from './rng.js';
 
 const require = createRequire(import.meta.url);
 const nodeBuild = require('../js/index.cjs');
@@ -38,17 +39,6 @@ const kProperties = [
   'levels',
   'fprBound',
 ];
-
-// A deterministic generator (xorshift32), so that a failure reproduces.
-function random(seed) {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
 
 // Keys of every kind, most of them never inserted anywhere.
 function probeKeys(rand, n) {
@@ -100,7 +90,7 @@ test('the golden files: the same answers and properties as CuckooFilter', async 
     const reader = await CuckooReader.deserialize(bytes);
     for (const k of meta.present) assert.equal(reader.has(toKey(k)), true, `${meta.file}: present ${k}`);
     for (const k of meta.absent) assert.equal(reader.has(toKey(k)), false, `${meta.file}: absent ${k}`);
-    const keys = [...meta.present, ...meta.absent].map(toKey).concat(probeKeys(random(name.length), 400));
+    const keys = [...meta.present, ...meta.absent].map(toKey).concat(probeKeys(rng(name.length), 400));
     assertSame(full, reader, keys, meta.file);
     assert.deepEqual(reader.serialize(), bytes);
     full.dispose();
@@ -132,7 +122,7 @@ for (const [build, lib] of [
 ]) {
   test(`random filters of every shape from the ${build}: the same answers, properties and bytes`, async () => {
     await lib.CuckooFilter.ready;
-    const rand = random(build.length);
+    const rand = rng(build.length);
     for (let round = 0; round < scale; round++) {
       for (const options of shapes(rand)) {
         const seed = Math.floor(rand() * 1000);
@@ -203,7 +193,7 @@ async function streamOutcome(bytes, rand, C = CuckooReader) {
 test('bad bytes: the same errors as CuckooFilter.deserialize, and the same answers when they load', async () => {
   await CuckooFilter.ready;
   await CuckooReader.ready;
-  const rand = random(99);
+  const rand = rng(99);
   const bases = [];
   for (const options of [
     { capacity: 100, fingerprintBits: 12 },
@@ -330,8 +320,8 @@ test('streams: a Response, its body, a ReadableStream, a Node Readable and async
   const f = await CuckooFilter.create({ fpr: 0.001 });
   for (let i = 0; i < 20_000; i++) f.add(`s-${i}`);
   const bytes = f.serialize();
-  const keys = probeKeys(random(5), 200).concat(['s-1', 's-19999']);
-  const rand = random(11);
+  const keys = probeKeys(rng(5), 200).concat(['s-1', 's-19999']);
+  const rand = rng(11);
   const sources = [
     ['Response', () => new Response(bytes)],
     ['Response body', () => new Response(bytes).body],
