@@ -23,7 +23,6 @@
 //                    [--growing-max-kicks N]  (an experiment: a shorter relocation walk for the growing filter
 //                    only, so that its levels count as full, and it grows, at a lower load)
 // Output: the summary on stdout (and summary.txt), progress on stderr, CSV + SVG + config.txt in DIR.
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <cmath>
@@ -42,7 +41,6 @@
 
 #include "growth_eval.h"
 #include "keys.h"
-#include "machine_info.h"
 #include "report.h"
 #include "timer.h"
 
@@ -600,12 +598,9 @@ std::vector<Rate> measure_rates(const GrowthConfig& config, double fpr, const Ke
 
 int run(int argc, char** argv) {
   const GrowthConfig config = parse_args(argc, argv);
-  ::mkdir(config.out_dir.c_str(), 0755);
   Timer total;
-  const std::string machine = describe_machine();
   const std::string config_text = describe_config(config);
-  write_text(config.out_dir + "/machine.txt", machine);
-  write_text(config.out_dir + "/config.txt", config_text);
+  write_run_description(config.out_dir, config_text);
   std::printf("Configuration\n%s\n", config_text.c_str());
   std::fflush(stdout);
 

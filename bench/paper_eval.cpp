@@ -17,14 +17,12 @@
 // Usage: paper_eval [--full] [--out DIR] [--table-mb N] [--queries N] [--steps N] [--skip-fig2] [--skip-fig4]
 //                   [--skip-filters] (Table 3 and Figures 5-8; leaves insert_many and huge pages on/off)
 // Output: the tables on stdout, progress on stderr, CSV + SVG + table3.txt + machine.txt + config.txt in DIR.
-#include <sys/stat.h>
 
 #include <cstdio>
 #include <exception>
 #include <string>
 #include <vector>
 
-#include "machine_info.h"
 #include "paper/lifecycle.h"
 #include "paper/options.h"
 #include "paper/results.h"
@@ -36,12 +34,9 @@ namespace {
 
 int run(int argc, char** argv) {
   const EvalConfig config = parse_args(argc, argv);
-  ::mkdir(config.out_dir.c_str(), 0755);
   Timer total;
-  const std::string machine = describe_machine();
   const std::string config_text = describe_config(config);
-  write_text(config.out_dir + "/machine.txt", machine);
-  write_text(config.out_dir + "/config.txt", config_text);
+  const std::string machine = write_run_description(config.out_dir, config_text);
   std::printf("Machine\n%s\nConfiguration\n%s\n", machine.c_str(), config_text.c_str());
   std::fflush(stdout);
 

@@ -1,9 +1,13 @@
 // bench/report.cpp: the shared output helpers (report.h).
 #include "report.h"
 
+#include <sys/stat.h>
+
 #include <cstdarg>
 #include <cstdio>
 #include <stdexcept>
+
+#include "machine_info.h"
 
 namespace bench {
 
@@ -26,6 +30,14 @@ void write_text(const std::string& path, const std::string& text) {
   if (!file) throw std::runtime_error("cannot write " + path);
   std::fputs(text.c_str(), file);
   std::fclose(file);
+}
+
+std::string write_run_description(const std::string& out_dir, const std::string& config_text) {
+  ::mkdir(out_dir.c_str(), 0755);
+  std::string machine = describe_machine();
+  write_text(out_dir + "/machine.txt", machine);
+  write_text(out_dir + "/config.txt", config_text);
+  return machine;
 }
 
 }  // namespace bench

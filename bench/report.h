@@ -15,4 +15,8 @@ std::string fmt(const char* format, double value);
 // Writes text to path, replacing it; throws std::runtime_error when the file cannot be opened.
 void write_text(const std::string& path, const std::string& text);
 
+// The start of a run's output: creates out_dir if it is missing and writes machine.txt (describe_machine(),
+// machine_info.h) and config.txt (config_text) into it; returns the machine's description.
+std::string write_run_description(const std::string& out_dir, const std::string& config_text);
+
 }  // namespace bench
