@@ -66,6 +66,15 @@ struct FilterWriter::State {
   uint64_t position = 0;
   uint64_t size = 0;
   uint8_t buffer[kHeaderBytes];
+  // The last piece handed out, hashed at the next call: by then the caller has copied it (to a file, a
+  // stream, a buffer), which read it into the CPU's cache, so the checksum reads the table from the cache
+  // instead of from memory. The view stays valid until that call.
+  Piece unhashed{nullptr, 0};
+
+  void hash_unhashed() {
+    if (unhashed.size != 0) XXH3_64bits_update(&hash, unhashed.data, unhashed.size);
+    unhashed = {nullptr, 0};
+  }
 
   const internal::FilterCore& table(unsigned s) const {
     if (!core->config().growable) return *core;
@@ -90,6 +99,7 @@ uint64_t FilterWriter::position() const { return state_->position; }
 
 FilterWriter::Piece FilterWriter::next(size_t max_bytes) {
   State& st = *state_;
+  st.hash_unhashed();
   if (st.segment == st.segments.size() || max_bytes == 0) return {nullptr, 0};
   const Segment& seg = st.segments[st.segment];
   if (st.offset == 0) {  // entering the segment: build what it is made of
@@ -100,7 +110,7 @@ FilterWriter::Piece FilterWriter::next(size_t max_bytes) {
   const uint8_t* base = seg.part == Part::kTable ? st.table(seg.table).table_data() : st.buffer;
   const size_t n = static_cast<size_t>(std::min<uint64_t>(max_bytes, seg.size - st.offset));
   const Piece piece{base + st.offset, n};
-  if (seg.part != Part::kChecksum) XXH3_64bits_update(&st.hash, piece.data, n);
+  if (seg.part != Part::kChecksum) st.unhashed = piece;
   st.offset += n;
   st.position += n;
   if (st.offset == seg.size) {
