@@ -24,7 +24,7 @@
 // A row's time is measured inside its process: from just before the operation (the module already
 // compiled and instantiated) to its end. Node's start (about 0.1 s), the import and the exit (unmapping
 // the table) are outside it; on a busy machine, the time the process waited for a core is inside it
-// (compare the CPU time). A whole process's time, as a user sees it, is the row's plus about 0.2 s.
+// (compare the CPU time). A whole process's time, as a user sees it, is the row's plus 0.2-0.3 s.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
