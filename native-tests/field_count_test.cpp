@@ -54,4 +54,14 @@ TEST(FieldCount, MatchesAFieldByFieldCountForEveryWidthAndRange) {
   }
 }
 
+// Every field nonzero: each load's marks are all set, the largest sum its count takes.
+TEST(FieldCount, CountsATableWhoseFieldsAreAllFull) {
+  for (unsigned w = 1; w <= 32; ++w) {
+    const uint64_t fields = 1000;
+    const std::vector<uint8_t> stream((fields * w + 7) / 8 + cuckoo::internal::kTablePadding, 0xFF);
+    for (uint64_t first : {uint64_t{0}, uint64_t{5}})
+      EXPECT_EQ(count_nonzero_fields(stream.data(), first, fields, w), fields - first) << "width " << w;
+  }
+}
+
 }  // namespace
