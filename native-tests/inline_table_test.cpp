@@ -31,7 +31,7 @@ using cuckoo::internal::CoreAccess;
 using cuckoo::internal::FilterCore;
 
 bool has_inline_table(const cuckoo::internal::InlineTable& t) {
-  return t.table != nullptr || t.packed_table != nullptr;
+  return t.table != nullptr || t.pow2_table != nullptr || t.packed_table != nullptr;
 }
 bool has_inline_table(const CuckooFilter& f) { return has_inline_table(CoreAccess::core(f).inline_table()); }
 bool has_inline_table(const cuckoo::FilterView& v) { return has_inline_table(CoreAccess::core(v).inline_table()); }
@@ -75,6 +75,14 @@ TEST(InlineTable, ServesBucketsOfWholeBytesAndBitPackedOnes) {
   EXPECT_EQ(tables(8, 7), std::make_pair(true, false));  // 56 bits: whole bytes
   EXPECT_EQ(tables(8, 9), std::make_pair(false, false));
   EXPECT_EQ(tables(8, 8), std::make_pair(true, false));
+  // A power-of-two bucket count: whole-byte buckets are pow2_table; bit-packed ones stay packed_table.
+  for (unsigned f : {12u, 13u}) {
+    const CuckooFilter filter(shape_options(4, f, false, 256, 1));
+    const auto& t = CoreAccess::core(filter).inline_table();
+    EXPECT_EQ(t.table, nullptr);
+    EXPECT_EQ(t.pow2_table != nullptr, f == 12);
+    EXPECT_EQ(t.packed_table != nullptr, f == 13);
+  }
 }
 
 struct Keys {
@@ -186,6 +194,46 @@ TEST(InlineTable, AgreesWithTheCoreOnEveryShape) {
       if (b == 4) run_shape(b, f, true, false, 2);
     }
   for (unsigned f : {4u, 8u, 12u, 13u, 14u, 16u}) run_shape(4, f, false, false, 0x9E3779B97F4A7C15ull);
+}
+
+// A power-of-two bucket count: whole-byte tables take inline_probe_pow2's shifts instead of multiplies.
+TEST(InlineTable, AgreesWithTheCoreOnEveryShapeWithAPowerOfTwoBucketCount) {
+  for (unsigned b : {2u, 4u, 8u})
+    for (unsigned f = 4; f <= 32; ++f)
+      if (one_load_from_its_first_byte(b, f)) run_shape(b, f, false, false, 6, 256);
+  for (unsigned f : {4u, 12u, 13u, 16u}) run_shape(4, f, false, false, 7, 2);
+  for (unsigned f : {12u, 16u}) run_shape(4, f, false, false, 8, 4096);
+}
+
+// inline_probe gives hash.h's index, fingerprint and alternate bucket for every bucket count, and so does
+// inline_probe_pow2 for every power of two (2 to 2^32, too large to build filters of), on random keys and
+// seeds.
+TEST(InlineTable, ProbeIsTheHashersAtEveryBucketCount) {
+  std::vector<uint64_t> counts = {226, 228, 1000002, (uint64_t{1} << 31) + 2, (uint64_t{1} << 32) - 2};
+  for (unsigned k = 1; k <= 32; ++k) counts.push_back(uint64_t{1} << k);
+  std::mt19937_64 rng(41);
+  for (uint64_t n : counts)
+    for (unsigned f : {4u, 12u, 13u, 16u, 32u}) {
+      const uint64_t seed = rng();
+      const cuckoo::internal::SeededU64Hash hash(seed);
+      const cuckoo::internal::BucketHasher hasher(n, f);
+      cuckoo::internal::InlineTable t;
+      t.set_bucket_count(n);
+      ASSERT_EQ(t.bucket_mask != 0, (n & (n - 1)) == 0) << n;
+      t.hash_bitflip = hash.bitflip();
+      t.fingerprint_range = (uint64_t{1} << f) - 1;
+      for (int i = 0; i < 2000; ++i) {
+        const uint64_t key = rng();
+        const uint64_t h = hash(key);
+        std::vector<cuckoo::internal::InlineProbe> probes = {cuckoo::internal::inline_probe(t, key)};
+        if (t.bucket_mask != 0) probes.push_back(cuckoo::internal::inline_probe_pow2(t, key));
+        for (const cuckoo::internal::InlineProbe& p : probes) {
+          ASSERT_EQ(p.bucket, hasher.index(h)) << "n " << n << " f " << f << " key " << key;
+          ASSERT_EQ(p.fingerprint, hasher.fingerprint(h)) << "n " << n << " f " << f << " key " << key;
+          ASSERT_EQ(p.alternate, hasher.alt_index(p.bucket, p.fingerprint)) << "n " << n << " f " << f << " key " << key;
+        }
+      }
+    }
 }
 
 TEST(InlineTable, GrowingFiltersUseTheCore) {

@@ -100,17 +100,41 @@ inline uint64_t items_at_target_load(const Config& c) {
                                default_target_load(c.bucket_size, c.fingerprint_bits));
 }
 
-// A core's InlineTable (cuckoo/internal/inline_table.h). A copy starts empty (table = null): the copied
-// core's table is elsewhere, and its constructor publishes it again.
+// A core's InlineTable (cuckoo/internal/inline_table.h): get() for the callers, set() for the core.
+#if defined(CUCKOO_COMPACT_SHAPES) && CUCKOO_COMPACT_SHAPES >= 2
+// The browser's modules (CUCKOO_COMPACT_SHAPES=2, built -Oz, which compiles the inline code out of
+// cuckoo/filter.h) have no caller of an InlineTable: every core shows the same empty one.
+inline constexpr bool kPublishInlineTable = false;
+inline const InlineTable kNoInlineTable{};
+struct InlineTableSlot {
+  const InlineTable& get() const { return kNoInlineTable; }
+  InlineTable* set() { return nullptr; }
+  void victim_changed(const Victim&) {}
+};
+#else
+inline constexpr bool kPublishInlineTable = true;
+// A copy starts empty (table = null): the copied core's table is elsewhere, and its constructor
+// publishes it again.
 struct InlineTableSlot {
   InlineTableSlot() = default;
   InlineTableSlot(const InlineTableSlot&) {}
   InlineTableSlot& operator=(const InlineTableSlot&) {
-    table = InlineTable{};
+    table_ = InlineTable{};
     return *this;
   }
-  InlineTable table;
+  const InlineTable& get() const { return table_; }
+  InlineTable* set() { return &table_; }
+  // The copy of the parked victim's fingerprint, in a published InlineTable only: an empty one keeps
+  // kEveryCallToTheLibrary.
+  void victim_changed(const Victim& victim) {
+    if (table_.table != nullptr || table_.pow2_table != nullptr || table_.packed_table != nullptr)
+      table_.victim_fingerprint = victim.fingerprint;
+  }
+
+ private:
+  InlineTable table_;
 };
+#endif
 
 class FilterCore {
  public:
@@ -172,7 +196,7 @@ class FilterCore {
 
   // What cuckoo/filter.h's inline members need to serve this core themselves; table = null for a core they
   // cannot serve (CuckooCore::publish_inline_table says which they can).
-  const InlineTable& inline_table() const { return inline_.table; }
+  const InlineTable& inline_table() const { return inline_.get(); }
 
   // State, for the serialized format.
   const Config& config() const { return config_; }
@@ -199,11 +223,17 @@ class FilterCore {
   // Restores the non-table state after the table bytes were copied in.
   void restore_state(uint64_t size, const Victim& victim, uint64_t rng_state) {
     size_ = size;
-    victim_ = victim;
+    set_victim(victim);
     rng_state_ = rng_state;
   }
 
  protected:
+  // Every change to the parked victim goes through here, which keeps the InlineTable's copy current.
+  CUCKOO_INLINE void set_victim(const Victim& victim) {
+    victim_ = victim;
+    inline_.victim_changed(victim_);
+  }
+
   uint64_t next_random() {
     uint64_t z = (rng_state_ += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -281,7 +311,7 @@ class CuckooCore final : public FilterCore {
       return true;
     }
     if (victim_matches(p)) {
-      victim_ = Victim{};
+      set_victim(Victim{});
       --size_;
       return true;
     }
@@ -351,7 +381,7 @@ class CuckooCore final : public FilterCore {
   // most 7 bytes past the table: kTablePadding bytes follow an owned table, and at least as many bytes of
   // the input follow a borrowed one (format_internal.h, make_table).
   void publish_inline_table() {
-    if constexpr (std::is_same_v<Hasher, BucketHasher> && Table::kPlainBuckets) {
+    if constexpr (kPublishInlineTable && std::is_same_v<Hasher, BucketHasher> && Table::kPlainBuckets) {
       const unsigned f = table_.bits();
       const unsigned bucket_bits = slots() * f;
       // Bucket i's first bit is bit (i * bucket_bits) % 8 of its byte: a multiple of gcd(bucket_bits, 8),
@@ -361,21 +391,21 @@ class CuckooCore final : public FilterCore {
                                                                             : 1;
       const unsigned highest_shift = 8 - step;
       if (highest_shift + bucket_bits > 64) return;
-      InlineTable& t = inline_.table;
+      InlineTable& t = *inline_.set();
+      t.set_bucket_count(config_.bucket_count);
       if (bucket_bits % 8 == 0) {
-        t.table = table_.data();
+        (t.bucket_mask != 0 ? t.pow2_table : t.table) = table_.data();
         t.bucket_bytes = bucket_bits / 8;
       } else {
         t.packed_table = table_.data();
         t.bucket_bits = bucket_bits;
       }
-      t.bucket_count = config_.bucket_count;
       t.hash_bitflip = hash_u64_.bitflip();
       t.fingerprint_range = (uint64_t{1} << f) - 1;
       for (unsigned s = 0; s < slots(); ++s) t.field_lows |= uint64_t{1} << (s * f);
       t.field_highs = t.field_lows << (f - 1);
       t.fingerprint_bits = f;
-      t.victim_fingerprint = &victim_.fingerprint;
+      t.victim_fingerprint = victim_.fingerprint;
       t.size = &size_;
     }
   }
@@ -577,9 +607,7 @@ class CuckooCore final : public FilterCore {
   // is stored in one order whichever of two equal fingerprints is replaced.
   bool give_up(const uint64_t* rng_before, uint64_t bucket, uint32_t fp, unsigned kicks) {
     if (rng_before == nullptr) {
-      victim_.used = true;
-      victim_.index = bucket;
-      victim_.fingerprint = fp;
+      set_victim(Victim{true, bucket, fp});
       return true;
     }
     for (size_t k = kicks; k-- > 0;) {
@@ -658,7 +686,7 @@ class CuckooCore final : public FilterCore {
   void rehome_victim() {
     if (!victim_.used) return;
     const Victim v = victim_;
-    victim_ = Victim{};
+    set_victim(Victim{});
     --size_;
     place(v.index, v.fingerprint, /*new_key=*/false);
   }

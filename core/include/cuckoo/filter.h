@@ -160,8 +160,10 @@ class CUCKOO_API CuckooFilter {
   // Whether inserts fail until an erase: a victim is parked (and no level can be added to a growing filter).
   bool is_full() const {
 #if CUCKOO_INLINE_LOOKUP
-    if (inline_table_->table != nullptr || inline_table_->packed_table != nullptr)
-      return *inline_table_->victim_fingerprint != 0;
+    // 0 only in an InlineTable the core keeps current (an empty one shows kEveryCallToTheLibrary).
+    if (inline_table_->victim_fingerprint == 0) return false;
+    const internal::InlineTable& t = *inline_table_;
+    if (t.table != nullptr || t.pow2_table != nullptr || t.packed_table != nullptr) return true;
 #endif
     return is_full_in_core();
   }

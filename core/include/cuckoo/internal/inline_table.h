@@ -13,7 +13,10 @@
 // kEveryCallToTheLibrary), and the calls go to the library.
 //
 // The inline code works only with what InlineTable holds, all of it read at run time, so every eligible
-// shape shares it. It hands the call to the library whenever the answer needs more than two buckets:
+// shape shares it. A table of whole-byte buckets whose bucket_count is a power of two is published as
+// `pow2_table` instead of `table`, and takes shifts and a mask where the others take multiplies
+// (inline_probe_pow2), with the same results; the test for it is on the path of those tables only. It
+// hands the call to the library whenever the answer needs more than two buckets:
 // - contains: the key's fingerprint equals the parked victim's (a full filter, 1 lookup in ~2^f);
 // - insert: a victim is parked (the library refuses), or both buckets are full (the library walks).
 // The library then computes everything again: the inline code changes nothing before it hands over.
@@ -58,13 +61,16 @@ namespace cuckoo::internal {
 inline constexpr uint32_t kEveryCallToTheLibrary = 1;
 
 // What the inline code needs of a fixed filter's table; owned by the library's core, which keeps it
-// current (the table's address, the parked victim and the item count live in the core itself).
+// current (the table's address and the item count live in the core itself; the parked victim's
+// fingerprint is copied here whenever it changes).
 struct InlineTable {
-  // At most one of the two tables is not null. Whole-byte buckets: bucket i is bucket_bytes bytes at
-  // table + i * bucket_bytes. Bit-packed buckets: bucket i is bucket_bits bits from bit i * bucket_bits of
-  // the little-endian bit stream at packed_table (bits.h), and those bits, shifted down by the place of the
-  // first one in its byte, fit one 64-bit word.
+  // At most one of the three tables is not null. Whole-byte buckets: bucket i is bucket_bytes bytes at
+  // table + i * bucket_bytes, or at pow2_table + i * bucket_bytes when bucket_count is a power of two.
+  // Bit-packed buckets: bucket i is bucket_bits bits from bit i * bucket_bits of the little-endian bit
+  // stream at packed_table (bits.h), and those bits, shifted down by the place of the first one in its
+  // byte, fit one 64-bit word.
   uint8_t* table = nullptr;
+  uint8_t* pow2_table = nullptr;
   uint8_t* packed_table = nullptr;
   uint64_t bucket_count = 0;       // even, at most 2^32
   uint64_t bucket_bytes = 0;       // table: bucket_size * fingerprint_bits / 8, at most 8
@@ -73,9 +79,27 @@ struct InlineTable {
   uint64_t fingerprint_range = 0;  // 2^f - 1
   uint64_t field_lows = 0;         // bit 0 of each of a bucket's b fields
   uint64_t field_highs = 0;        // the top bit of each of them
+  // bucket_count - 1 when bucket_count is a power of two 2^k, else 0; then index_shift = 32 - k and
+  // target_shift = 64 - k (inline_probe_pow2).
+  uint64_t bucket_mask = 0;
+  unsigned index_shift = 0;
+  unsigned target_shift = 0;
   unsigned fingerprint_bits = 0;
-  const uint32_t* victim_fingerprint = &kEveryCallToTheLibrary;  // the parked victim's, 0 when there is none
-  uint64_t* size = nullptr;                                      // items stored
+  uint32_t victim_fingerprint = kEveryCallToTheLibrary;  // the parked victim's, 0 when there is none
+  uint64_t* size = nullptr;                              // items stored
+
+  // Sets bucket_count (even, at most 2^32) and, for a power of two, bucket_mask and the shifts. The core
+  // then publishes a whole-byte table as pow2_table when bucket_mask is not 0.
+  void set_bucket_count(uint64_t n) {
+    bucket_count = n;
+    bucket_mask = index_shift = target_shift = 0;
+    if ((n & (n - 1)) != 0) return;
+    unsigned k = 0;
+    while ((uint64_t{1} << k) != n) ++k;
+    bucket_mask = n - 1;
+    index_shift = 32 - k;
+    target_shift = 64 - k;
+  }
 };
 
 // A key's two buckets and fingerprint.
@@ -107,6 +131,17 @@ inline InlineProbe inline_probe(const InlineTable& t, uint64_t key) {
   const uint64_t target = ((mixed * n) >> 32) | 1;
   const uint64_t difference = target - bucket;  // (target - bucket) mod n, without a division
   return {bucket, target < bucket ? difference + n : difference, fingerprint};
+}
+
+// inline_probe for bucket_count = 2^k (bucket_mask not 0): (x * 2^k) >> 32 is x >> (32 - k), mixed * 2^k
+// is the top k bits of the 64-bit product that mixed is the top half of, and (target - bucket) mod 2^k is
+// a mask.
+inline InlineProbe inline_probe_pow2(const InlineTable& t, uint64_t key) {
+  const uint64_t h = xxh3_u64(key, t.hash_bitflip);
+  const uint64_t bucket = (h & 0xFFFFFFFFu) >> t.index_shift;
+  const auto fingerprint = static_cast<uint32_t>(1 + (((h >> 32) * t.fingerprint_range) >> 32));
+  const uint64_t target = ((uint64_t{fingerprint} * 0x9E3779B97F4A7C15ull) >> t.target_shift) | 1;
+  return {bucket, (target - bucket) & t.bucket_mask, fingerprint};
 }
 
 inline unsigned lowest_set_bit(uint64_t x) {
@@ -153,9 +188,9 @@ inline uint64_t packed_bucket_word(const InlineTable& t, uint64_t bucket) {
 // (the table keeps 8 bytes of padding after its last bucket); field_highs drops the bytes past it. In the
 // word x = bucket ^ (fingerprint in every field), (x - field_lows) & ~x has the top bit of every zero
 // field set, and maybe of fields above one (a borrow), so it is nonzero iff some field matches.
-inline bool either_holds(const InlineTable& t, const InlineProbe& p) {
-  const uint8_t* a = t.table + p.bucket * t.bucket_bytes;
-  const uint8_t* b = t.table + p.alternate * t.bucket_bytes;
+inline bool either_holds(const InlineTable& t, const uint8_t* table, const InlineProbe& p) {
+  const uint8_t* a = table + p.bucket * t.bucket_bytes;
+  const uint8_t* b = table + p.alternate * t.bucket_bytes;
   const uint64_t pattern = uint64_t{p.fingerprint} * t.field_lows;
 #if CUCKOO_INLINE_SSE2
   // Both buckets at once, in the two lanes of one register.
@@ -204,32 +239,39 @@ inline bool store_if_room(const InlineTable& t, uint8_t* p, unsigned shift, uint
 // returns true; false hands the call to the library (an empty InlineTable, or the key's fingerprint is the
 // parked victim's).
 //
-// The whole-byte path is the expected one: the caller's loop then keeps it as its straight-line body (the
-// layout it had without the packed path), and the packed path goes after it.
+// The whole-byte path of a table of any size is the expected one: the caller's loop then keeps it as its
+// straight-line body (the layout it had without the other paths), and the others go after it.
 inline bool inline_contains(const InlineTable& t, uint64_t key, bool& found) {
   if (CUCKOO_INLINE_LIKELY(t.table != nullptr)) {
     const InlineProbe p = inline_probe(t, key);
-    if (p.fingerprint == *t.victim_fingerprint) return false;
-    found = either_holds(t, p);
+    if (p.fingerprint == t.victim_fingerprint) return false;
+    found = either_holds(t, t.table, p);
+    return true;
+  }
+  if (t.pow2_table != nullptr) {
+    const InlineProbe p = inline_probe_pow2(t, key);
+    if (p.fingerprint == t.victim_fingerprint) return false;
+    found = either_holds(t, t.pow2_table, p);
     return true;
   }
   if (t.packed_table == nullptr) return false;  // before hashing: a filter the inline code does not serve hashes once
   const InlineProbe p = inline_probe(t, key);
-  if (p.fingerprint == *t.victim_fingerprint) return false;
+  if (p.fingerprint == t.victim_fingerprint) return false;
   found = either_packed_holds(t, p);
   return true;
 }
 
 // insert(key) of the filter whose InlineTable is t, when the key fits in one of its two buckets and no
 // victim is parked: returns true once it is stored; false hands the call to the library, with nothing
-// changed.
+// changed. Every table takes inline_probe here, which serves power-of-two tables too.
 inline bool inline_insert(const InlineTable& t, uint64_t key) {
-  if (*t.victim_fingerprint != 0) return false;  // also an empty InlineTable's
+  if (t.victim_fingerprint != 0) return false;  // also an empty InlineTable's
   const InlineProbe p = inline_probe(t, key);
-  if (CUCKOO_INLINE_LIKELY(t.table != nullptr)) {
-    uint8_t* alternate = t.table + p.alternate * t.bucket_bytes;
+  uint8_t* const table = t.table != nullptr ? t.table : t.pow2_table;
+  if (CUCKOO_INLINE_LIKELY(table != nullptr)) {
+    uint8_t* alternate = table + p.alternate * t.bucket_bytes;
     prefetch_inline_bucket(alternate);
-    if (!store_if_room(t, t.table + p.bucket * t.bucket_bytes, 0, p.fingerprint) &&
+    if (!store_if_room(t, table + p.bucket * t.bucket_bytes, 0, p.fingerprint) &&
         !store_if_room(t, alternate, 0, p.fingerprint))
       return false;
   } else {
