@@ -15,8 +15,8 @@
 // The inline code works only with what InlineTable holds, all of it read at run time, so every eligible
 // shape shares it. A table of whole-byte buckets whose bucket_count is a power of two is published as
 // `pow2_table` instead of `table`, and takes shifts and a mask where the others take multiplies
-// (inline_probe_pow2), with the same results; contains tests for it first (the other tables pay that one
-// predicted branch). It hands the call to the library whenever the answer needs more than two buckets:
+// (inline_probe_pow2), with the same results; the test for it is on the path of those tables only. It
+// hands the call to the library whenever the answer needs more than two buckets:
 // - contains: the key's fingerprint equals the parked victim's (a full filter, 1 lookup in ~2^f);
 // - insert: a victim is parked (the library refuses), or both buckets are full (the library walks).
 // The library then computes everything again: the inline code changes nothing before it hands over.
@@ -49,11 +49,9 @@
 #if defined(__GNUC__) || defined(__clang__)
 #define CUCKOO_PURE __attribute__((pure))
 #define CUCKOO_INLINE_LIKELY(x) __builtin_expect(!!(x), 1)
-#define CUCKOO_INLINE_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define CUCKOO_PURE
 #define CUCKOO_INLINE_LIKELY(x) (x)
-#define CUCKOO_INLINE_UNLIKELY(x) (x)
 #endif
 
 namespace cuckoo::internal {
@@ -241,25 +239,24 @@ inline bool store_if_room(const InlineTable& t, uint8_t* p, unsigned shift, uint
 // returns true; false hands the call to the library (an empty InlineTable, or the key's fingerprint is the
 // parked victim's).
 //
-// The power-of-two path is the expected one, and on every path the victim's fingerprint is the unexpected
-// one: the caller's loop then keeps the power-of-two lookup as its straight-line body, the other paths run
-// straight through to the shared test, and the calls to the library go after them.
+// The whole-byte path of a table of any size is the expected one: the caller's loop then keeps it as its
+// straight-line body (the layout it had without the other paths), and the others go after it.
 inline bool inline_contains(const InlineTable& t, uint64_t key, bool& found) {
-  if (CUCKOO_INLINE_LIKELY(t.pow2_table != nullptr)) {
-    const InlineProbe p = inline_probe_pow2(t, key);
-    if (CUCKOO_INLINE_UNLIKELY(p.fingerprint == t.victim_fingerprint)) return false;
-    found = either_holds(t, t.pow2_table, p);
+  if (CUCKOO_INLINE_LIKELY(t.table != nullptr)) {
+    const InlineProbe p = inline_probe(t, key);
+    if (p.fingerprint == t.victim_fingerprint) return false;
+    found = either_holds(t, t.table, p);
     return true;
   }
-  if (t.table != nullptr) {
-    const InlineProbe p = inline_probe(t, key);
-    if (CUCKOO_INLINE_UNLIKELY(p.fingerprint == t.victim_fingerprint)) return false;
-    found = either_holds(t, t.table, p);
+  if (t.pow2_table != nullptr) {
+    const InlineProbe p = inline_probe_pow2(t, key);
+    if (p.fingerprint == t.victim_fingerprint) return false;
+    found = either_holds(t, t.pow2_table, p);
     return true;
   }
   if (t.packed_table == nullptr) return false;  // before hashing: a filter the inline code does not serve hashes once
   const InlineProbe p = inline_probe(t, key);
-  if (CUCKOO_INLINE_UNLIKELY(p.fingerprint == t.victim_fingerprint)) return false;
+  if (p.fingerprint == t.victim_fingerprint) return false;
   found = either_packed_holds(t, p);
   return true;
 }
