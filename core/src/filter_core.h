@@ -127,8 +127,7 @@ struct InlineTableSlot {
   // The copy of the parked victim's fingerprint, in a published InlineTable only: an empty one keeps
   // kEveryCallToTheLibrary.
   void victim_changed(const Victim& victim) {
-    if (table_.table != nullptr || table_.pow2_table != nullptr || table_.packed_table != nullptr)
-      table_.victim_fingerprint = victim.fingerprint;
+    if (table_.serves()) table_.victim_fingerprint = victim.fingerprint;
   }
 
  private:

@@ -162,8 +162,7 @@ class CUCKOO_API CuckooFilter {
 #if CUCKOO_INLINE_LOOKUP
     // 0 only in an InlineTable the core keeps current (an empty one shows kEveryCallToTheLibrary).
     if (inline_table_->victim_fingerprint == 0) return false;
-    const internal::InlineTable& t = *inline_table_;
-    if (t.table != nullptr || t.pow2_table != nullptr || t.packed_table != nullptr) return true;
+    if (inline_table_->serves()) return true;
 #endif
     return is_full_in_core();
   }

@@ -88,6 +88,10 @@ struct InlineTable {
   uint32_t victim_fingerprint = kEveryCallToTheLibrary;  // the parked victim's, 0 when there is none
   uint64_t* size = nullptr;                              // items stored
 
+  // Whether the inline code serves this filter (one of the tables is set); the library's core keeps the
+  // fields of such an InlineTable current.
+  bool serves() const { return table != nullptr || pow2_table != nullptr || packed_table != nullptr; }
+
   // Sets bucket_count (even, at most 2^32) and, for a power of two, bucket_mask and the shifts. The core
   // then publishes a whole-byte table as pow2_table when bucket_mask is not 0.
   void set_bucket_count(uint64_t n) {
