@@ -194,8 +194,9 @@ TEST_P(FilterTest, MemoryBytesCoversTheTable) {
     const CuckooFilter filter(options(buckets));
     const size_t table = filter.config().table_bytes();
     EXPECT_GE(filter.memory_bytes(), table);
-    // Within a page (huge-page mappings round to 4 KiB) plus the fixed-size objects.
-    EXPECT_LE(filter.memory_bytes(), table + 4096 + 1024) << "buckets=" << buckets;
+    // Within a page (huge-page mappings round to 4 KiB) plus the fixed-size objects, and the alternate
+    // targets a large whole-byte table keeps for its inline lookups (at most 1/16 of it, filter_core.h).
+    EXPECT_LE(filter.memory_bytes(), table + table / 16 + 4096 + 1024) << "buckets=" << buckets;
   }
 }
 

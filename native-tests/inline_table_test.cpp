@@ -30,9 +30,7 @@ using cuckoo::Options;
 using cuckoo::internal::CoreAccess;
 using cuckoo::internal::FilterCore;
 
-bool has_inline_table(const cuckoo::internal::InlineTable& t) {
-  return t.table != nullptr || t.pow2_table != nullptr || t.packed_table != nullptr;
-}
+bool has_inline_table(const cuckoo::internal::InlineTable& t) { return t.serves(); }
 bool has_inline_table(const CuckooFilter& f) { return has_inline_table(CoreAccess::core(f).inline_table()); }
 bool has_inline_table(const cuckoo::FilterView& v) { return has_inline_table(CoreAccess::core(v).inline_table()); }
 
@@ -75,7 +73,7 @@ TEST(InlineTable, ServesBucketsOfWholeBytesAndBitPackedOnes) {
   EXPECT_EQ(tables(8, 7), std::make_pair(true, false));  // 56 bits: whole bytes
   EXPECT_EQ(tables(8, 9), std::make_pair(false, false));
   EXPECT_EQ(tables(8, 8), std::make_pair(true, false));
-  // A power-of-two bucket count: whole-byte buckets are pow2_table; bit-packed ones stay packed_table.
+  // A power-of-two bucket count: a whole-byte table without alternate targets is pow2_table instead.
   for (unsigned f : {12u, 13u}) {
     const CuckooFilter filter(shape_options(4, f, false, 256, 1));
     const auto& t = CoreAccess::core(filter).inline_table();
@@ -83,6 +81,32 @@ TEST(InlineTable, ServesBucketsOfWholeBytesAndBitPackedOnes) {
     EXPECT_EQ(t.pow2_table != nullptr, f == 12);
     EXPECT_EQ(t.packed_table != nullptr, f == 13);
   }
+}
+
+// A whole-byte table of f <= 16 bits keeps alternate_targets from 16 times their size: 2^f * 4 * 16 bytes.
+TEST(InlineTable, KeepsAlternateTargetsForLargeWholeByteTables) {
+  const auto targets = [](unsigned b, unsigned f, uint64_t buckets) {
+    const CuckooFilter filter(shape_options(b, f, false, buckets, 1));
+    const auto& t = CoreAccess::core(filter).inline_table();
+    return std::make_pair(t.alternate_targets != nullptr, filter.memory_bytes());
+  };
+  // b = 4, f = 12: 6-byte buckets, 2^18 bytes of table from 43691 buckets (rounded up to even).
+  const auto below = targets(4, 12, 43690), at = targets(4, 12, 43692);
+  EXPECT_FALSE(below.first);
+  EXPECT_TRUE(at.first);
+  EXPECT_GE(at.second - below.second, 4096 * 4);  // the targets, and two buckets more
+  EXPECT_LE(at.second - below.second, 4096 * 4 + 64);
+  EXPECT_TRUE(targets(4, 8, 4096).first);  // 16 KiB of table, 1 KiB of targets
+  EXPECT_FALSE(targets(4, 8, 4094).first);
+  EXPECT_TRUE(targets(4, 16, 1 << 19).first);  // 4 MiB
+  const CuckooFilter pow2(shape_options(4, 12, false, 1 << 16, 1));
+  EXPECT_NE(CoreAccess::core(pow2).inline_table().alternate_targets, nullptr);
+  EXPECT_NE(CoreAccess::core(pow2).inline_table().table, nullptr);  // the targets, not the shifts
+  EXPECT_EQ(CoreAccess::core(pow2).inline_table().pow2_table, nullptr);
+  EXPECT_FALSE(targets(4, 16, (1 << 19) - 2).first);
+  EXPECT_FALSE(targets(4, 13, 1 << 20).first);  // bit-packed
+  EXPECT_FALSE(targets(2, 24, 1 << 22).first);  // f > 16
+  EXPECT_TRUE(targets(2, 16, 1 << 20).first);
 }
 
 struct Keys {
@@ -148,16 +172,25 @@ size_t insert_both(CuckooFilter& filter, CuckooFilter& reference, const std::vec
 
 // `buckets`: not a power of two, as sizing usually makes it; 226 and 228 end the table with buckets whose
 // first bits sit at different places in their bytes (228: the highest place for b = 2 and odd f).
-void run_shape(unsigned b, unsigned f, bool semi_sort, bool growable, uint64_t seed, uint64_t buckets = 226) {
+// With `targets`, `filter` keeps alternate_targets whatever its size where its shape can (whole bytes,
+// f <= 16), as large tables do: their lookups load t instead of computing it.
+void run_shape(unsigned b, unsigned f, bool semi_sort, bool growable, uint64_t seed, uint64_t buckets = 226,
+               bool targets = false) {
   SCOPED_TRACE("b=" + std::to_string(b) + " f=" + std::to_string(f) + (semi_sort ? " semi-sorted" : "") +
                (growable ? " growable" : "") + " seed=" + std::to_string(seed) +
-               " buckets=" + std::to_string(buckets));
+               " buckets=" + std::to_string(buckets) + (targets ? " alternate targets" : ""));
   Options o = shape_options(b, f, semi_sort, buckets, seed);
   o.growable = growable;
   if (growable) o.max_memory_bytes = 64 * 1024;
   CuckooFilter filter(o), reference(o);
   const bool eligible = !semi_sort && !growable && one_load_from_its_first_byte(b, f);
   ASSERT_EQ(has_inline_table(filter), eligible);
+  if (targets) {
+    CoreAccess::core(filter).keep_alternate_targets();
+    const auto& t = CoreAccess::core(filter).inline_table();
+    ASSERT_EQ(t.alternate_targets != nullptr, eligible && (b * f) % 8 == 0 && f <= 16);
+    if (t.alternate_targets != nullptr) ASSERT_EQ(t.pow2_table, nullptr);
+  }
 
   const size_t n = static_cast<size_t>(buckets * b * (growable ? 3 : 1.2));
   const Keys keys = random_keys(n, seed + b * 100 + f);
@@ -190,19 +223,34 @@ TEST(InlineTable, AgreesWithTheCoreOnEveryShape) {
   for (unsigned b : {2u, 4u, 8u})
     for (unsigned f = 4; f <= 32; ++f) {
       run_shape(b, f, false, false, 1);
+      if ((b * f) % 8 == 0 && f <= 16) run_shape(b, f, false, false, 9, 226, /*targets=*/true);
       if ((b * f) % 8 != 0 && one_load_from_its_first_byte(b, f)) run_shape(b, f, false, false, 4, 228);
       if (b == 4) run_shape(b, f, true, false, 2);
     }
   for (unsigned f : {4u, 8u, 12u, 13u, 14u, 16u}) run_shape(4, f, false, false, 0x9E3779B97F4A7C15ull);
+  for (unsigned f : {4u, 8u, 12u, 16u}) run_shape(4, f, false, false, 0x9E3779B97F4A7C15ull, 226, true);
 }
 
-// A power-of-two bucket count: whole-byte tables take inline_probe_pow2's shifts instead of multiplies.
+// A power-of-two bucket count, the paper's tables: inline_probe_pow2's shifts, or the alternate targets.
 TEST(InlineTable, AgreesWithTheCoreOnEveryShapeWithAPowerOfTwoBucketCount) {
   for (unsigned b : {2u, 4u, 8u})
     for (unsigned f = 4; f <= 32; ++f)
-      if (one_load_from_its_first_byte(b, f)) run_shape(b, f, false, false, 6, 256);
+      if (one_load_from_its_first_byte(b, f)) {
+        run_shape(b, f, false, false, 6, 256);
+        run_shape(b, f, false, false, 10, 256, /*targets=*/true);
+      }
   for (unsigned f : {4u, 12u, 13u, 16u}) run_shape(4, f, false, false, 7, 2);
+  for (unsigned f : {4u, 12u, 16u}) run_shape(4, f, false, false, 7, 2, true);
   for (unsigned f : {12u, 16u}) run_shape(4, f, false, false, 8, 4096);
+}
+
+// A table large enough to keep alternate_targets without being asked, and views of it.
+TEST(InlineTable, AgreesWithTheCoreOnALargeTable) {
+  for (const auto& [f, buckets] : {std::pair{12u, 50002u}, std::pair{8u, 8192u}}) {
+    ASSERT_NE(CoreAccess::core(CuckooFilter(shape_options(4, f, false, buckets, 1))).inline_table().alternate_targets,
+              nullptr);
+    run_shape(4, f, false, false, 12, buckets, true);
+  }
 }
 
 // inline_probe gives hash.h's index, fingerprint and alternate bucket for every bucket count, and so does

@@ -100,6 +100,13 @@ inline uint64_t items_at_target_load(const Config& c) {
                                default_target_load(c.bucket_size, c.fingerprint_bits));
 }
 
+// A core whose inline code serves a whole-byte table keeps that InlineTable's alternate_targets (4 bytes
+// for each of the 2^f fingerprints) when f is at most kMaxTargetedFingerprintBits and they are at most
+// 1/kTableBytesPerTargetByte of the table's bytes: a table of f = 12 bits from 256 KiB, of f = 16 bits
+// from 4 MiB.
+inline constexpr unsigned kMaxTargetedFingerprintBits = 16;
+inline constexpr uint64_t kTableBytesPerTargetByte = 16;
+
 // A core's InlineTable (cuckoo/internal/inline_table.h): get() for the callers, set() for the core.
 #if defined(CUCKOO_COMPACT_SHAPES) && CUCKOO_COMPACT_SHAPES >= 2
 // The browser's modules (CUCKOO_COMPACT_SHAPES=2, built -Oz, which compiles the inline code out of
@@ -109,6 +116,8 @@ inline const InlineTable kNoInlineTable{};
 struct InlineTableSlot {
   const InlineTable& get() const { return kNoInlineTable; }
   InlineTable* set() { return nullptr; }
+  void keep_alternate_targets() {}
+  size_t allocated_bytes() const { return 0; }
   void victim_changed(const Victim&) {}
 };
 #else
@@ -120,10 +129,27 @@ struct InlineTableSlot {
   InlineTableSlot(const InlineTableSlot&) {}
   InlineTableSlot& operator=(const InlineTableSlot&) {
     table_ = InlineTable{};
+    alternate_targets_.reset();
     return *this;
   }
   const InlineTable& get() const { return table_; }
   InlineTable* set() { return &table_; }
+  // Gives a published whole-byte table (table or pow2_table set, fingerprint_bits <= 16) its
+  // alternate_targets; a pow2_table becomes table, whose lookups take them.
+  void keep_alternate_targets() {
+    const uint64_t count = uint64_t{1} << table_.fingerprint_bits;
+    alternate_targets_ = std::make_unique<uint32_t[]>(count);
+    for (uint64_t fp = 1; fp < count; ++fp)
+      alternate_targets_[fp] = static_cast<uint32_t>(alternate_target(static_cast<uint32_t>(fp), table_.bucket_count));
+    table_.alternate_targets = alternate_targets_.get();
+    if (table_.table == nullptr) {
+      table_.table = table_.pow2_table;
+      table_.pow2_table = nullptr;
+    }
+  }
+  size_t allocated_bytes() const {
+    return alternate_targets_ ? (size_t{1} << table_.fingerprint_bits) * sizeof(uint32_t) : 0;
+  }
   // The copy of the parked victim's fingerprint, in a published InlineTable only: an empty one keeps
   // kEveryCallToTheLibrary.
   void victim_changed(const Victim& victim) {
@@ -132,6 +158,7 @@ struct InlineTableSlot {
 
  private:
   InlineTable table_;
+  std::unique_ptr<uint32_t[]> alternate_targets_;
 };
 #endif
 
@@ -196,6 +223,13 @@ class FilterCore {
   // What cuckoo/filter.h's inline members need to serve this core themselves; table = null for a core they
   // cannot serve (CuckooCore::publish_inline_table says which they can).
   const InlineTable& inline_table() const { return inline_.get(); }
+  // For tests: keeps alternate_targets for a published whole-byte table of f <= kMaxTargetedFingerprintBits
+  // bits whatever its size, so that small filters take the path large ones do.
+  void keep_alternate_targets() {
+    const InlineTable& t = inline_.get();
+    if ((t.table != nullptr || t.pow2_table != nullptr) && t.fingerprint_bits <= kMaxTargetedFingerprintBits)
+      inline_.keep_alternate_targets();
+  }
 
   // State, for the serialized format.
   const Config& config() const { return config_; }
@@ -356,7 +390,7 @@ class CuckooCore final : public FilterCore {
   uint8_t* table_data() override { return table_.data(); }
   // The table, this object, and the kick log once a walk has reserved it (max_kicks entries).
   size_t allocated_bytes() const override {
-    return table_.allocated_bytes() + sizeof(*this) + kicks_.capacity() * sizeof(Kick);
+    return table_.allocated_bytes() + sizeof(*this) + kicks_.capacity() * sizeof(Kick) + inline_.allocated_bytes();
   }
   uint64_t count_entries() const override { return table_.count_entries(); }
   bool validate_table(std::string* why) const override { return table_.validate(why); }
@@ -393,7 +427,7 @@ class CuckooCore final : public FilterCore {
       InlineTable& t = *inline_.set();
       t.set_bucket_count(config_.bucket_count);
       if (bucket_bits % 8 == 0) {
-        (t.bucket_mask != 0 ? t.pow2_table : t.table) = table_.data();
+        t.table = table_.data();
         t.bucket_bytes = bucket_bits / 8;
       } else {
         t.packed_table = table_.data();
@@ -406,6 +440,13 @@ class CuckooCore final : public FilterCore {
       t.fingerprint_bits = f;
       t.victim_fingerprint = victim_.fingerprint;
       t.size = &size_;
+      if (t.table != nullptr && f <= kMaxTargetedFingerprintBits &&
+          config_.table_bytes() >= kTableBytesPerTargetByte * (sizeof(uint32_t) << f))
+        inline_.keep_alternate_targets();
+      else if (t.table != nullptr && t.bucket_mask != 0) {
+        t.pow2_table = t.table;
+        t.table = nullptr;
+      }
     }
   }
 

@@ -96,10 +96,9 @@ class BucketHasher {
     return static_cast<uint32_t>(1 + (((h >> 32) * fp_range_) >> 32));
   }
 
+  // alternate_target and alternate_bucket: cuckoo/internal/inline_table.h, shared with the inline lookups.
   uint64_t alt_index(uint64_t index, uint32_t fp) const {
-    const uint64_t mixed = (uint64_t{fp} * 0x9E3779B97F4A7C15ull) >> 32;
-    const uint64_t t = ((mixed * bucket_count_) >> 32) | 1;
-    return t >= index ? t - index : t - index + bucket_count_;
+    return alternate_bucket(alternate_target(fp, bucket_count_), index, bucket_count_);
   }
 
   uint64_t bucket_count() const { return bucket_count_; }

@@ -171,8 +171,10 @@ class CUCKOO_API CuckooFilter {
                                         // fixed filter, the sum over its levels for a growing one
   double load_factor() const;           // items in slots / slot_count, at most 1: a parked victim is in none
   double bits_per_item() const;         // table bits (all levels) / size (infinity when empty)
-  size_t memory_bytes() const;          // bytes this filter allocated: tables, fixed overhead, and the
-                                        // relocation log (max_kicks x 16 bytes) once an insert needed one
+  size_t memory_bytes() const;          // bytes this filter allocated: tables, fixed overhead, the
+                                        // relocation log (max_kicks x 16 bytes) once an insert needed one,
+                                        // and the alternate-bucket targets that single-key lookups
+                                        // of a large fixed table load (2^f x 4 bytes, at most 1/16 of it)
   const Config& config() const;
 
   // The 64-bit key hash that everything else derives from (docs/hashing.md).

@@ -13,10 +13,13 @@
 // kEveryCallToTheLibrary), and the calls go to the library.
 //
 // The inline code works only with what InlineTable holds, all of it read at run time, so every eligible
-// shape shares it. A table of whole-byte buckets whose bucket_count is a power of two is published as
-// `pow2_table` instead of `table`, and takes shifts and a mask where the others take multiplies
-// (inline_probe_pow2), with the same results; the test for it is on the path of those tables only. It
-// hands the call to the library whenever the answer needs more than two buckets:
+// shape shares it. A whole-byte table of f <= 16 bits at least 16 times the size of a table of every
+// fingerprint's alternate target (docs/hashing.md's t, 4 bytes each) comes with that table,
+// `alternate_targets`: its lookups load t where the others compute it with two multiplies, which shortens
+// the chain from the key to the second bucket's load. A whole-byte table without it whose bucket_count is
+// a power of two is published as `pow2_table` instead of `table`, and takes shifts and a mask where the
+// others take multiplies (inline_probe_pow2). Both give the same results as the multiplies.
+// The inline code hands the call to the library whenever the answer needs more than two buckets:
 // - contains: the key's fingerprint equals the parked victim's (a full filter, 1 lookup in ~2^f);
 // - insert: a victim is parked (the library refuses), or both buckets are full (the library walks).
 // The library then computes everything again: the inline code changes nothing before it hands over.
@@ -65,13 +68,16 @@ inline constexpr uint32_t kEveryCallToTheLibrary = 1;
 // fingerprint is copied here whenever it changes).
 struct InlineTable {
   // At most one of the three tables is not null. Whole-byte buckets: bucket i is bucket_bytes bytes at
-  // table + i * bucket_bytes, or at pow2_table + i * bucket_bytes when bucket_count is a power of two.
-  // Bit-packed buckets: bucket i is bucket_bits bits from bit i * bucket_bits of the little-endian bit
-  // stream at packed_table (bits.h), and those bits, shifted down by the place of the first one in its
-  // byte, fit one 64-bit word.
+  // table + i * bucket_bytes, or at pow2_table + i * bucket_bytes when bucket_count is a power of two and
+  // the table has no alternate_targets. Bit-packed buckets: bucket i is bucket_bits bits from bit
+  // i * bucket_bits of the little-endian bit stream at packed_table (bits.h), and those bits, shifted down
+  // by the place of the first one in its byte, fit one 64-bit word.
   uint8_t* table = nullptr;
   uint8_t* pow2_table = nullptr;
   uint8_t* packed_table = nullptr;
+  // Null, or (with table only) alternate_target(fp, bucket_count) at index fp for every fingerprint fp in
+  // [1, 2^f - 1]; owned by the core.
+  const uint32_t* alternate_targets = nullptr;
   uint64_t bucket_count = 0;       // even, at most 2^32
   uint64_t bucket_bytes = 0;       // table: bucket_size * fingerprint_bits / 8, at most 8
   uint64_t bucket_bits = 0;        // packed_table: bucket_size * fingerprint_bits, not a multiple of 8
@@ -93,7 +99,7 @@ struct InlineTable {
   bool serves() const { return table != nullptr || pow2_table != nullptr || packed_table != nullptr; }
 
   // Sets bucket_count (even, at most 2^32) and, for a power of two, bucket_mask and the shifts. The core
-  // then publishes a whole-byte table as pow2_table when bucket_mask is not 0.
+  // then publishes a whole-byte table without alternate_targets as pow2_table when bucket_mask is not 0.
   void set_bucket_count(uint64_t n) {
     bucket_count = n;
     bucket_mask = index_shift = target_shift = 0;
@@ -125,16 +131,34 @@ inline uint64_t xxh3_u64(uint64_t key, uint64_t bitflip) {
   return h ^ (h >> 28);
 }
 
+// docs/hashing.md's t for a fingerprint: the alternate of bucket i is (t - i) mod bucket_count.
+inline uint64_t alternate_target(uint32_t fingerprint, uint64_t bucket_count) {
+  const uint64_t mixed = (uint64_t{fingerprint} * 0x9E3779B97F4A7C15ull) >> 32;
+  return ((mixed * bucket_count) >> 32) | 1;
+}
+
+// (target - bucket) mod bucket_count, for both below bucket_count, without a division.
+inline uint64_t alternate_bucket(uint64_t target, uint64_t bucket, uint64_t bucket_count) {
+  const uint64_t difference = target - bucket;
+  return target < bucket ? difference + bucket_count : difference;
+}
+
 // docs/hashing.md's index, fingerprint and alternate bucket.
 inline InlineProbe inline_probe(const InlineTable& t, uint64_t key) {
   const uint64_t h = xxh3_u64(key, t.hash_bitflip);
   const uint64_t n = t.bucket_count;
   const uint64_t bucket = ((h & 0xFFFFFFFFu) * n) >> 32;
   const auto fingerprint = static_cast<uint32_t>(1 + (((h >> 32) * t.fingerprint_range) >> 32));
-  const uint64_t mixed = (uint64_t{fingerprint} * 0x9E3779B97F4A7C15ull) >> 32;
-  const uint64_t target = ((mixed * n) >> 32) | 1;
-  const uint64_t difference = target - bucket;  // (target - bucket) mod n, without a division
-  return {bucket, target < bucket ? difference + n : difference, fingerprint};
+  return {bucket, alternate_bucket(alternate_target(fingerprint, n), bucket, n), fingerprint};
+}
+
+// inline_probe with t loaded from alternate_targets (not null) instead of computed.
+inline InlineProbe inline_probe_by_targets(const InlineTable& t, uint64_t key) {
+  const uint64_t h = xxh3_u64(key, t.hash_bitflip);
+  const uint64_t n = t.bucket_count;
+  const uint64_t bucket = ((h & 0xFFFFFFFFu) * n) >> 32;
+  const auto fingerprint = static_cast<uint32_t>(1 + (((h >> 32) * t.fingerprint_range) >> 32));
+  return {bucket, alternate_bucket(t.alternate_targets[fingerprint], bucket, n), fingerprint};
 }
 
 // inline_probe for bucket_count = 2^k (bucket_mask not 0): (x * 2^k) >> 32 is x >> (32 - k), mixed * 2^k
@@ -243,10 +267,16 @@ inline bool store_if_room(const InlineTable& t, uint8_t* p, unsigned shift, uint
 // returns true; false hands the call to the library (an empty InlineTable, or the key's fingerprint is the
 // parked victim's).
 //
-// The whole-byte path of a table of any size is the expected one: the caller's loop then keeps it as its
-// straight-line body (the layout it had without the other paths), and the others go after it.
+// The path of a table with alternate_targets (a large one) is the expected one: the caller's loop then
+// keeps it as its straight-line body, and the others go after it.
 inline bool inline_contains(const InlineTable& t, uint64_t key, bool& found) {
-  if (CUCKOO_INLINE_LIKELY(t.table != nullptr)) {
+  if (CUCKOO_INLINE_LIKELY(t.alternate_targets != nullptr)) {
+    const InlineProbe p = inline_probe_by_targets(t, key);
+    if (p.fingerprint == t.victim_fingerprint) return false;
+    found = either_holds(t, t.table, p);
+    return true;
+  }
+  if (t.table != nullptr) {
     const InlineProbe p = inline_probe(t, key);
     if (p.fingerprint == t.victim_fingerprint) return false;
     found = either_holds(t, t.table, p);
