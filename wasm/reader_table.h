@@ -112,7 +112,8 @@ inline void read_bucket(const Filter& f, const Level& l, uint64_t bucket, uint32
 
 // The SWAR constants of a level. Plain: the most fields per load that divides the bucket (1, 2, 4 or 8),
 // so that a bucket is whole groups; a group of g fields and the load's sub-byte shift fit 64 bits when
-// g * f <= 57. Semi-sorted with 8 <= f <= 15 (match_semi): four fields of f - 4 bits.
+// g * f <= 57. Semi-sorted with 8 <= f <= 15 (match_semi): four fields of f - 4 bits; other semi-sorted
+// levels are read entry by entry and have none (lo = hi = 0: four fields of f - 4 bits need not fit 64).
 inline void prepare_level(const Filter& f, Level& l) {
   unsigned group = f.bucket_size;
   unsigned width = l.bits;
@@ -122,7 +123,8 @@ inline void prepare_level(const Filter& f, Level& l) {
     while (group > 1 && group * l.bits > 57) group /= 2;
   }
   l.group = group;
-  l.lo = 0;
+  l.lo = l.hi = 0;
+  if (f.semi_sort && (l.bits < 8 || l.bits > 15)) return;
   for (unsigned k = 0; k < group; ++k) l.lo |= uint64_t{1} << (k * width);
   l.hi = width == 0 ? 0 : l.lo << (width - 1);
 }
