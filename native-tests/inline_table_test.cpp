@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <string>
 #include <utility>
@@ -242,6 +243,27 @@ TEST(InlineTable, AgreesWithTheCoreOnEveryShapeWithAPowerOfTwoBucketCount) {
   for (unsigned f : {4u, 12u, 13u, 16u}) run_shape(4, f, false, false, 7, 2);
   for (unsigned f : {4u, 12u, 16u}) run_shape(4, f, false, false, 7, 2, true);
   for (unsigned f : {12u, 16u}) run_shape(4, f, false, false, 8, 4096);
+}
+
+// A copy of a large table keeps alternate_targets of its own: it answers as its core after the original
+// is gone (under ASan, a copy that read the original's targets would fail here), and so do an assigned
+// copy and a moved filter.
+TEST(InlineTable, CopiesOfALargeTableKeepTheirOwnTargets) {
+  const Options o = shape_options(4, 12, false, 50002, 14);
+  const Keys keys = random_keys(100000, 15);
+  auto original = std::make_unique<CuckooFilter>(o);
+  for (size_t i = 0; i < 100000; ++i) ASSERT_TRUE(original->insert(keys.present[i]));
+  CuckooFilter copy(*original);
+  CuckooFilter assigned(shape_options(4, 12, false, 1000, 14));
+  assigned = *original;
+  original.reset();
+  CuckooFilter moved(std::move(assigned));
+  for (const CuckooFilter* f : {&copy, &moved}) {
+    const auto& t = CoreAccess::core(*f).inline_table();
+    ASSERT_NE(t.alternate_targets, nullptr);
+    for (const auto* set : {&keys.present, &keys.absent})
+      for (uint64_t key : *set) ASSERT_EQ(f->contains(key), CoreAccess::core(*f).contains_u64_key(key)) << key;
+  }
 }
 
 // A table large enough to keep alternate_targets without being asked, and views of it.
