@@ -90,13 +90,10 @@ class BucketHasher {
   BucketHasher(uint64_t bucket_count, unsigned fingerprint_bits)
       : bucket_count_(bucket_count), fp_range_((uint64_t{1} << fingerprint_bits) - 1) {}
 
-  uint64_t index(uint64_t h) const { return ((h & 0xFFFFFFFFu) * bucket_count_) >> 32; }
-
-  uint32_t fingerprint(uint64_t h) const {
-    return static_cast<uint32_t>(1 + (((h >> 32) * fp_range_) >> 32));
-  }
-
-  // alternate_target and alternate_bucket: cuckoo/internal/inline_table.h, shared with the inline lookups.
+  // hash_index, hash_fingerprint, alternate_target and alternate_bucket: cuckoo/internal/inline_table.h,
+  // shared with the inline lookups.
+  uint64_t index(uint64_t h) const { return hash_index(h, bucket_count_); }
+  uint32_t fingerprint(uint64_t h) const { return hash_fingerprint(h, fp_range_); }
   uint64_t alt_index(uint64_t index, uint32_t fp) const {
     return alternate_bucket(alternate_target(fp, bucket_count_), index, bucket_count_);
   }

@@ -132,7 +132,7 @@ class LevelHasher {
         level_(level),
         extra_bits_(level_extra_bits(level)) {}
 
-  uint64_t index(uint64_t h) const { return ((h & 0xFFFFFFFFu) * bucket_count_) >> 32; }
+  uint64_t index(uint64_t h) const { return hash_index(h, bucket_count_); }
 
   uint32_t fingerprint(uint64_t h) const {
     const uint64_t product = (h >> 32) * fp0_range_;

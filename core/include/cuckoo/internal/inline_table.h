@@ -9,7 +9,7 @@
 // stream, docs/format.md) whose bits, shifted by their first bit's place in its byte, fit 64 as
 // `packed_table` (b = 4: f <= 15; b = 2: f <= 30). The caller then hashes the key, finds its two buckets
 // and tests them itself, instead of calling into the library and through the core's virtual call. Every
-// other filter (growing, semi-sorted, wider buckets) has an empty InlineTable (both tables null,
+// other filter (growing, semi-sorted, wider buckets) has an empty InlineTable (no table,
 // kEveryCallToTheLibrary), and the calls go to the library.
 //
 // The inline code works only with what InlineTable holds, all of it read at run time, so every eligible
@@ -59,8 +59,8 @@
 
 namespace cuckoo::internal {
 
-// The victim fingerprint an InlineTable shows when the inline code must not serve the filter (both its
-// tables are null): a "parked victim", which sends inserts to the library with no test of their own.
+// The victim fingerprint an InlineTable shows when the inline code must not serve the filter (none of its
+// tables is set): a "parked victim", which sends inserts to the library with no test of their own.
 inline constexpr uint32_t kEveryCallToTheLibrary = 1;
 
 // What the inline code needs of a fixed filter's table; owned by the library's core, which keeps it
@@ -131,6 +131,15 @@ inline uint64_t xxh3_u64(uint64_t key, uint64_t bitflip) {
   return h ^ (h >> 28);
 }
 
+// docs/hashing.md's index of a key's hash h: its low 32 bits scaled to [0, bucket_count).
+inline uint64_t hash_index(uint64_t h, uint64_t bucket_count) { return ((h & 0xFFFFFFFFu) * bucket_count) >> 32; }
+
+// docs/hashing.md's fingerprint of h: its high 32 bits scaled to [1, fingerprint_range], fingerprint_range
+// = 2^f - 1.
+inline uint32_t hash_fingerprint(uint64_t h, uint64_t fingerprint_range) {
+  return static_cast<uint32_t>(1 + (((h >> 32) * fingerprint_range) >> 32));
+}
+
 // docs/hashing.md's t for a fingerprint: the alternate of bucket i is (t - i) mod bucket_count.
 inline uint64_t alternate_target(uint32_t fingerprint, uint64_t bucket_count) {
   const uint64_t mixed = (uint64_t{fingerprint} * 0x9E3779B97F4A7C15ull) >> 32;
@@ -146,18 +155,16 @@ inline uint64_t alternate_bucket(uint64_t target, uint64_t bucket, uint64_t buck
 // docs/hashing.md's index, fingerprint and alternate bucket.
 inline InlineProbe inline_probe(const InlineTable& t, uint64_t key) {
   const uint64_t h = xxh3_u64(key, t.hash_bitflip);
-  const uint64_t n = t.bucket_count;
-  const uint64_t bucket = ((h & 0xFFFFFFFFu) * n) >> 32;
-  const auto fingerprint = static_cast<uint32_t>(1 + (((h >> 32) * t.fingerprint_range) >> 32));
+  const uint64_t n = t.bucket_count, bucket = hash_index(h, n);
+  const uint32_t fingerprint = hash_fingerprint(h, t.fingerprint_range);
   return {bucket, alternate_bucket(alternate_target(fingerprint, n), bucket, n), fingerprint};
 }
 
 // inline_probe with t loaded from alternate_targets (not null) instead of computed.
 inline InlineProbe inline_probe_by_targets(const InlineTable& t, uint64_t key) {
   const uint64_t h = xxh3_u64(key, t.hash_bitflip);
-  const uint64_t n = t.bucket_count;
-  const uint64_t bucket = ((h & 0xFFFFFFFFu) * n) >> 32;
-  const auto fingerprint = static_cast<uint32_t>(1 + (((h >> 32) * t.fingerprint_range) >> 32));
+  const uint64_t n = t.bucket_count, bucket = hash_index(h, n);
+  const uint32_t fingerprint = hash_fingerprint(h, t.fingerprint_range);
   return {bucket, alternate_bucket(t.alternate_targets[fingerprint], bucket, n), fingerprint};
 }
 
@@ -167,7 +174,7 @@ inline InlineProbe inline_probe_by_targets(const InlineTable& t, uint64_t key) {
 inline InlineProbe inline_probe_pow2(const InlineTable& t, uint64_t key) {
   const uint64_t h = xxh3_u64(key, t.hash_bitflip);
   const uint64_t bucket = (h & 0xFFFFFFFFu) >> t.index_shift;
-  const auto fingerprint = static_cast<uint32_t>(1 + (((h >> 32) * t.fingerprint_range) >> 32));
+  const uint32_t fingerprint = hash_fingerprint(h, t.fingerprint_range);
   const uint64_t target = ((uint64_t{fingerprint} * 0x9E3779B97F4A7C15ull) >> t.target_shift) | 1;
   return {bucket, (target - bucket) & t.bucket_mask, fingerprint};
 }
