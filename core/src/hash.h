@@ -7,6 +7,10 @@
 //   alt(i,fp)= (t - i) mod bucket_count, where
 //              t = ((uint64(mix(fp)) * bucket_count) >> 32) | 1,  mix(fp) = (fp * 0x9E3779B97F4A7C15) >> 32
 //
+// index, fp and alt are written once, in cuckoo/internal/inline_table.h (hash_index, hash_fingerprint,
+// alternate_target, alternate_bucket), as is h of a uint64_t key (xxh3_u64): the library and the inline
+// lookups compiled into callers share them.
+//
 // Why this shape:
 // - Index and fingerprint come from disjoint halves of h, so they are independent.
 // - The table size is not a power of two (the paper's XOR needs one and wastes up to 2x memory). Instead
