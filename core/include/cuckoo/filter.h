@@ -67,7 +67,7 @@ class CUCKOO_API CuckooFilter {
   // filter also a key whose walk fails while the newest level is less than half full (keys crafted to
   // collide), which would otherwise make it grow. Other keys' relocation walks steer clear of such pairs.
   bool insert(std::string_view key);
-  bool insert(uint64_t key) {
+  CUCKOO_INLINE_ALWAYS bool insert(uint64_t key) {
 #if CUCKOO_INLINE_LOOKUP
     if (internal::inline_insert(*inline_table_, key)) return true;
 #endif
@@ -93,7 +93,7 @@ class CUCKOO_API CuckooFilter {
 
   // True if key may be in the set; never false for a key inserted and not erased.
   bool contains(std::string_view key) const;
-  bool contains(uint64_t key) const {
+  CUCKOO_INLINE_ALWAYS bool contains(uint64_t key) const {
 #if CUCKOO_INLINE_LOOKUP
     bool found;
     if (internal::inline_contains(*inline_table_, key, found)) return found;
@@ -158,7 +158,7 @@ class CUCKOO_API CuckooFilter {
   uint64_t bucket_count() const;  // of every level
   uint64_t slot_count() const;    // bucket_count * bucket_size
   // Whether inserts fail until an erase: a victim is parked (and no level can be added to a growing filter).
-  bool is_full() const {
+  CUCKOO_INLINE_ALWAYS bool is_full() const {
 #if CUCKOO_INLINE_LOOKUP
     // 0 only in an InlineTable the core keeps current (an empty one shows kEveryCallToTheLibrary).
     if (inline_table_->victim_fingerprint == 0) return false;

@@ -64,7 +64,7 @@ class CUCKOO_API FilterView {
   void verify_checksum() const;
 
   bool contains(std::string_view key) const;
-  bool contains(uint64_t key) const {
+  CUCKOO_INLINE_ALWAYS bool contains(uint64_t key) const {
 #if CUCKOO_INLINE_LOOKUP
     bool found;
     if (internal::inline_contains(*inline_table_, key, found)) return found;

@@ -57,6 +57,19 @@
 #define CUCKOO_INLINE_LIKELY(x) (x)
 #endif
 
+// The inline code must be compiled into the caller's loop. GCC does that at -O2 and -O3 by itself; Clang's
+// inliner leaves inline_contains, or the probes it calls, as calls (bench/README.md). For Clang,
+// CUCKOO_INLINE_ALWAYS puts a function into its caller (cuckoo/filter.h's and cuckoo/view.h's integer-key
+// members) and CUCKOO_INLINE_FLATTEN puts it there with everything it calls; GCC keeps its own choices, and
+// so does every compiler when the inline code is compiled out.
+#if defined(__clang__) && CUCKOO_INLINE_LOOKUP
+#define CUCKOO_INLINE_ALWAYS inline __attribute__((always_inline))
+#define CUCKOO_INLINE_FLATTEN inline __attribute__((always_inline, flatten))
+#else
+#define CUCKOO_INLINE_ALWAYS inline
+#define CUCKOO_INLINE_FLATTEN inline
+#endif
+
 namespace cuckoo::internal {
 
 // The victim fingerprint an InlineTable shows when the inline code must not serve the filter (none of its
@@ -276,7 +289,7 @@ inline bool store_if_room(const InlineTable& t, uint8_t* p, unsigned shift, uint
 //
 // The path of a table with alternate_targets (a large one) is the expected one: the caller's loop then
 // keeps it as its straight-line body, and the others go after it.
-inline bool inline_contains(const InlineTable& t, uint64_t key, bool& found) {
+CUCKOO_INLINE_FLATTEN bool inline_contains(const InlineTable& t, uint64_t key, bool& found) {
   if (CUCKOO_INLINE_LIKELY(t.alternate_targets != nullptr)) {
     const InlineProbe p = inline_probe_by_targets(t, key);
     if (p.fingerprint == t.victim_fingerprint) return false;
@@ -305,7 +318,7 @@ inline bool inline_contains(const InlineTable& t, uint64_t key, bool& found) {
 // insert(key) of the filter whose InlineTable is t, when the key fits in one of its two buckets and no
 // victim is parked: returns true once it is stored; false hands the call to the library, with nothing
 // changed. Every table takes inline_probe here, which serves power-of-two tables too.
-inline bool inline_insert(const InlineTable& t, uint64_t key) {
+CUCKOO_INLINE_FLATTEN bool inline_insert(const InlineTable& t, uint64_t key) {
   if (t.victim_fingerprint != 0) return false;  // also an empty InlineTable's
   const InlineProbe p = inline_probe(t, key);
   uint8_t* const table = t.table != nullptr ? t.table : t.pow2_table;
