@@ -24,7 +24,7 @@ ctest --test-dir build --output-on-failure --no-tests=error -j"$jobs"
 step "native build and tests with Clang (Release): the inline lookups as Clang compiles them into callers"
 # cuckoo/internal/inline_table.h forces its inlining under Clang only; GCC's Release build above is the
 # other compiler. The consumer projects are GCC's (above).
-cmake -S . -B build-clang -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+cmake -S . -B build-clang -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ \
   -DCUCKOO_BUILD_TESTS=ON -DCUCKOO_BUILD_BENCH=OFF >/dev/null
 cmake --build build-clang -j"$jobs"
 ctest --test-dir build-clang --output-on-failure --no-tests=error -j"$jobs" -E '^consumer_'
