@@ -241,9 +241,10 @@ inline bool either_holds(const InlineTable& t, const uint8_t* table, const Inlin
   const uint8_t* b = table + p.alternate * t.bucket_bytes;
   const uint64_t pattern = uint64_t{p.fingerprint} * t.field_lows;
 #if CUCKOO_INLINE_SSE2
-  // Both buckets at once, in the two lanes of one register.
-  const __m128i words = _mm_castpd_si128(
-      _mm_loadh_pd(_mm_castsi128_pd(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(a))), reinterpret_cast<const double*>(b)));
+  // Both buckets at once, in the two lanes of one register. Two plain loads, not _mm_loadh_pd: GCC cannot
+  // tell what that builtin reads, and then reloads the InlineTable's fields in a caller's loop for every key.
+  const __m128i words = _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(a)),
+                                           _mm_loadl_epi64(reinterpret_cast<const __m128i*>(b)));
   const __m128i x = _mm_xor_si128(words, _mm_set1_epi64x(static_cast<long long>(pattern)));
   const __m128i marks = _mm_andnot_si128(x, _mm_sub_epi64(x, _mm_set1_epi64x(static_cast<long long>(t.field_lows))));
   const __m128i highs = _mm_set1_epi64x(static_cast<long long>(t.field_highs));
