@@ -74,7 +74,7 @@ TEST(InlineTable, ServesBucketsOfWholeBytesAndBitPackedOnes) {
   EXPECT_EQ(tables(8, 7), std::make_pair(true, false));  // 56 bits: whole bytes
   EXPECT_EQ(tables(8, 9), std::make_pair(false, false));
   EXPECT_EQ(tables(8, 8), std::make_pair(true, false));
-  // A power-of-two bucket count: a whole-byte table without alternate targets is pow2_table instead.
+  // A power-of-two bucket count: a whole-byte table without alternate offsets is pow2_table instead.
   for (unsigned f : {12u, 13u}) {
     const CuckooFilter filter(shape_options(4, f, false, 256, 1));
     const auto& t = CoreAccess::core(filter).inline_table();
@@ -84,30 +84,36 @@ TEST(InlineTable, ServesBucketsOfWholeBytesAndBitPackedOnes) {
   }
 }
 
-// A whole-byte table of f <= 16 bits keeps alternate_targets from 16 times their size: 2^f * 4 * 16 bytes.
-TEST(InlineTable, KeepsAlternateTargetsForLargeWholeByteTables) {
-  const auto targets = [](unsigned b, unsigned f, uint64_t buckets) {
+// A whole-byte table of f <= 16 bits keeps alternate_offsets from 16 times their size, 2^f * 4 * 16 bytes,
+// to 2^32 bytes (every offset fits their 32 bits).
+TEST(InlineTable, KeepsAlternateOffsetsForLargeWholeByteTables) {
+  const auto offsets = [](unsigned b, unsigned f, uint64_t buckets) {
     const CuckooFilter filter(shape_options(b, f, false, buckets, 1));
     const auto& t = CoreAccess::core(filter).inline_table();
-    return std::make_pair(t.alternate_targets != nullptr, filter.memory_bytes());
+    return std::make_pair(t.alternate_offsets != nullptr, filter.memory_bytes());
   };
   // b = 4, f = 12: 6-byte buckets, 2^18 bytes of table from 43691 buckets (rounded up to even).
-  const auto below = targets(4, 12, 43690), at = targets(4, 12, 43692);
+  const auto below = offsets(4, 12, 43690), at = offsets(4, 12, 43692);
   EXPECT_FALSE(below.first);
   EXPECT_TRUE(at.first);
-  EXPECT_GE(at.second - below.second, 4096 * 4);  // the targets, and two buckets more
+  EXPECT_GE(at.second - below.second, 4096 * 4);  // the offsets, and two buckets more
   EXPECT_LE(at.second - below.second, 4096 * 4 + 64);
-  EXPECT_TRUE(targets(4, 8, 4096).first);  // 16 KiB of table, 1 KiB of targets
-  EXPECT_FALSE(targets(4, 8, 4094).first);
-  EXPECT_TRUE(targets(4, 16, 1 << 19).first);  // 4 MiB
+  EXPECT_TRUE(offsets(4, 8, 4096).first);  // 16 KiB of table, 1 KiB of offsets
+  EXPECT_FALSE(offsets(4, 8, 4094).first);
+  EXPECT_TRUE(offsets(4, 16, 1 << 19).first);  // 4 MiB
   const CuckooFilter pow2(shape_options(4, 12, false, 1 << 16, 1));
-  EXPECT_NE(CoreAccess::core(pow2).inline_table().alternate_targets, nullptr);
-  EXPECT_NE(CoreAccess::core(pow2).inline_table().table, nullptr);  // the targets, not the shifts
+  EXPECT_NE(CoreAccess::core(pow2).inline_table().alternate_offsets, nullptr);
+  EXPECT_NE(CoreAccess::core(pow2).inline_table().table, nullptr);  // the offsets, not the shifts
   EXPECT_EQ(CoreAccess::core(pow2).inline_table().pow2_table, nullptr);
-  EXPECT_FALSE(targets(4, 16, (1 << 19) - 2).first);
-  EXPECT_FALSE(targets(4, 13, 1 << 20).first);  // bit-packed
-  EXPECT_FALSE(targets(2, 24, 1 << 22).first);  // f > 16
-  EXPECT_TRUE(targets(2, 16, 1 << 20).first);
+  EXPECT_FALSE(offsets(4, 16, (1 << 19) - 2).first);
+  EXPECT_FALSE(offsets(4, 13, 1 << 20).first);  // bit-packed
+  EXPECT_FALSE(offsets(2, 24, 1 << 22).first);  // f > 16
+  EXPECT_TRUE(offsets(2, 16, 1 << 20).first);
+  // Too large to build here: the rule that publish_inline_table applies.
+  using cuckoo::internal::keeps_alternate_offsets;
+  EXPECT_TRUE(keeps_alternate_offsets(12, uint64_t{1} << 32));  // the largest offset is 2^32 - 6
+  EXPECT_FALSE(keeps_alternate_offsets(12, (uint64_t{1} << 32) + 6));
+  EXPECT_FALSE(keeps_alternate_offsets(16, uint64_t{8} << 32));
 }
 
 struct Keys {
@@ -173,24 +179,24 @@ size_t insert_both(CuckooFilter& filter, CuckooFilter& reference, const std::vec
 
 // `buckets`: not a power of two, as sizing usually makes it; 226 and 228 end the table with buckets whose
 // first bits sit at different places in their bytes (228: the highest place for b = 2 and odd f).
-// With `targets`, `filter` keeps alternate_targets whatever its size where its shape can (whole bytes,
-// f <= 16), as large tables do: their lookups load t instead of computing it.
+// With `offsets`, `filter` keeps alternate_offsets whatever its size where its shape can (whole bytes,
+// f <= 16), as large tables do: their lookups load the alternate offsets instead of computing them.
 void run_shape(unsigned b, unsigned f, bool semi_sort, bool growable, uint64_t seed, uint64_t buckets = 226,
-               bool targets = false) {
+               bool offsets = false) {
   SCOPED_TRACE("b=" + std::to_string(b) + " f=" + std::to_string(f) + (semi_sort ? " semi-sorted" : "") +
                (growable ? " growable" : "") + " seed=" + std::to_string(seed) +
-               " buckets=" + std::to_string(buckets) + (targets ? " alternate targets" : ""));
+               " buckets=" + std::to_string(buckets) + (offsets ? " alternate offsets" : ""));
   Options o = shape_options(b, f, semi_sort, buckets, seed);
   o.growable = growable;
   if (growable) o.max_memory_bytes = 64 * 1024;
   CuckooFilter filter(o), reference(o);
   const bool eligible = !semi_sort && !growable && one_load_from_its_first_byte(b, f);
   ASSERT_EQ(has_inline_table(filter), eligible);
-  if (targets) {
-    CoreAccess::core(filter).keep_alternate_targets();
+  if (offsets) {
+    CoreAccess::core(filter).keep_alternate_offsets();
     const auto& t = CoreAccess::core(filter).inline_table();
-    ASSERT_EQ(t.alternate_targets != nullptr, eligible && (b * f) % 8 == 0 && f <= 16);
-    if (t.alternate_targets != nullptr) ASSERT_EQ(t.pow2_table, nullptr);
+    ASSERT_EQ(t.alternate_offsets != nullptr, eligible && (b * f) % 8 == 0 && f <= 16);
+    if (t.alternate_offsets != nullptr) ASSERT_EQ(t.pow2_table, nullptr);
   }
 
   const size_t n = static_cast<size_t>(buckets * b * (growable ? 3 : 1.2));
@@ -224,7 +230,7 @@ TEST(InlineTable, AgreesWithTheCoreOnEveryShape) {
   for (unsigned b : {2u, 4u, 8u})
     for (unsigned f = 4; f <= 32; ++f) {
       run_shape(b, f, false, false, 1);
-      if ((b * f) % 8 == 0 && f <= 16) run_shape(b, f, false, false, 9, 226, /*targets=*/true);
+      if ((b * f) % 8 == 0 && f <= 16) run_shape(b, f, false, false, 9, 226, /*offsets=*/true);
       if ((b * f) % 8 != 0 && one_load_from_its_first_byte(b, f)) run_shape(b, f, false, false, 4, 228);
       if (b == 4) run_shape(b, f, true, false, 2);
     }
@@ -232,23 +238,23 @@ TEST(InlineTable, AgreesWithTheCoreOnEveryShape) {
   for (unsigned f : {4u, 8u, 12u, 16u}) run_shape(4, f, false, false, 0x9E3779B97F4A7C15ull, 226, true);
 }
 
-// A power-of-two bucket count, the paper's tables: inline_probe_pow2's shifts, or the alternate targets.
+// A power-of-two bucket count, the paper's tables: inline_probe_pow2's shifts, or the alternate offsets.
 TEST(InlineTable, AgreesWithTheCoreOnEveryShapeWithAPowerOfTwoBucketCount) {
   for (unsigned b : {2u, 4u, 8u})
     for (unsigned f = 4; f <= 32; ++f)
       if (one_load_from_its_first_byte(b, f)) {
         run_shape(b, f, false, false, 6, 256);
-        run_shape(b, f, false, false, 10, 256, /*targets=*/true);
+        run_shape(b, f, false, false, 10, 256, /*offsets=*/true);
       }
   for (unsigned f : {4u, 12u, 13u, 16u}) run_shape(4, f, false, false, 7, 2);
   for (unsigned f : {4u, 12u, 16u}) run_shape(4, f, false, false, 7, 2, true);
   for (unsigned f : {12u, 16u}) run_shape(4, f, false, false, 8, 4096);
 }
 
-// A copy of a large table keeps alternate_targets of its own: it answers as its core after the original
-// is gone (under ASan, a copy that read the original's targets would fail here), and so do an assigned
+// A copy of a large table keeps alternate_offsets of its own: it answers as its core after the original
+// is gone (under ASan, a copy that read the original's offsets would fail here), and so do an assigned
 // copy and a moved filter.
-TEST(InlineTable, CopiesOfALargeTableKeepTheirOwnTargets) {
+TEST(InlineTable, CopiesOfALargeTableKeepTheirOwnOffsets) {
   const Options o = shape_options(4, 12, false, 50002, 14);
   const Keys keys = random_keys(100000, 15);
   auto original = std::make_unique<CuckooFilter>(o);
@@ -260,16 +266,16 @@ TEST(InlineTable, CopiesOfALargeTableKeepTheirOwnTargets) {
   CuckooFilter moved(std::move(assigned));
   for (const CuckooFilter* f : {&copy, &moved}) {
     const auto& t = CoreAccess::core(*f).inline_table();
-    ASSERT_NE(t.alternate_targets, nullptr);
+    ASSERT_NE(t.alternate_offsets, nullptr);
     for (const auto* set : {&keys.present, &keys.absent})
       for (uint64_t key : *set) ASSERT_EQ(f->contains(key), CoreAccess::core(*f).contains_u64_key(key)) << key;
   }
 }
 
-// A table large enough to keep alternate_targets without being asked, and views of it.
+// A table large enough to keep alternate_offsets without being asked, and views of it.
 TEST(InlineTable, AgreesWithTheCoreOnALargeTable) {
   for (const auto& [f, buckets] : {std::pair{12u, 50002u}, std::pair{8u, 8192u}}) {
-    ASSERT_NE(CoreAccess::core(CuckooFilter(shape_options(4, f, false, buckets, 1))).inline_table().alternate_targets,
+    ASSERT_NE(CoreAccess::core(CuckooFilter(shape_options(4, f, false, buckets, 1))).inline_table().alternate_offsets,
               nullptr);
     run_shape(4, f, false, false, 12, buckets, true);
   }

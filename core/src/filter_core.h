@@ -100,12 +100,17 @@ inline uint64_t items_at_target_load(const Config& c) {
                                default_target_load(c.bucket_size, c.fingerprint_bits));
 }
 
-// A core whose inline code serves a whole-byte table keeps that InlineTable's alternate_targets (4 bytes
-// for each of the 2^f fingerprints) when f is at most kMaxTargetedFingerprintBits and they are at most
-// 1/kTableBytesPerTargetByte of the table's bytes: a table of f = 12 bits from 256 KiB, of f = 16 bits
-// from 4 MiB.
-inline constexpr unsigned kMaxTargetedFingerprintBits = 16;
-inline constexpr uint64_t kTableBytesPerTargetByte = 16;
+// A core whose inline code serves a whole-byte table keeps that InlineTable's alternate_offsets (4 bytes
+// for each of the 2^f fingerprints) when f is at most kMaxOffsetFingerprintBits, the table has at most
+// kMaxOffsetTableBytes (every offset into it fits 32 bits) and they are at most 1/kTableBytesPerOffsetByte
+// of its bytes: a table of f = 12 bits from 256 KiB, of f = 16 bits from 4 MiB.
+inline constexpr unsigned kMaxOffsetFingerprintBits = 16;
+inline constexpr uint64_t kMaxOffsetTableBytes = uint64_t{1} << 32;
+inline constexpr uint64_t kTableBytesPerOffsetByte = 16;
+inline bool keeps_alternate_offsets(unsigned fingerprint_bits, uint64_t table_bytes) {
+  return fingerprint_bits <= kMaxOffsetFingerprintBits && table_bytes <= kMaxOffsetTableBytes &&
+         table_bytes >= kTableBytesPerOffsetByte * (sizeof(uint32_t) << fingerprint_bits);
+}
 
 // A core's InlineTable (cuckoo/internal/inline_table.h): get() for the callers, set() for the core.
 #if defined(CUCKOO_COMPACT_SHAPES) && CUCKOO_COMPACT_SHAPES >= 2
@@ -116,7 +121,7 @@ inline const InlineTable kNoInlineTable{};
 struct InlineTableSlot {
   const InlineTable& get() const { return kNoInlineTable; }
   InlineTable* set() { return nullptr; }
-  void keep_alternate_targets() {}
+  void keep_alternate_offsets() {}
   size_t allocated_bytes() const { return 0; }
   void victim_changed(const Victim&) {}
 };
@@ -129,26 +134,29 @@ struct InlineTableSlot {
   InlineTableSlot(const InlineTableSlot&) {}
   InlineTableSlot& operator=(const InlineTableSlot&) {
     table_ = InlineTable{};
-    alternate_targets_.reset();
+    alternate_offsets_.reset();
     return *this;
   }
   const InlineTable& get() const { return table_; }
   InlineTable* set() { return &table_; }
-  // Gives a published whole-byte table (table or pow2_table set, fingerprint_bits <= 16) its
-  // alternate_targets; a pow2_table becomes table, whose lookups take them.
-  void keep_alternate_targets() {
+  // Gives a published whole-byte table (table or pow2_table set, fingerprint_bits <= 16, at most
+  // kMaxOffsetTableBytes) its alternate_offsets; a pow2_table becomes table, whose lookups take them.
+  void keep_alternate_offsets() {
     const uint64_t count = uint64_t{1} << table_.fingerprint_bits;
-    alternate_targets_ = std::make_unique<uint32_t[]>(count);
-    for (uint64_t fp = 1; fp < count; ++fp)
-      alternate_targets_[fp] = static_cast<uint32_t>(alternate_target(static_cast<uint32_t>(fp), table_.bucket_count));
-    table_.alternate_targets = alternate_targets_.get();
+    alternate_offsets_ = std::make_unique<uint32_t[]>(count);
+    for (uint64_t fp = 1; fp < count; ++fp) {
+      const uint64_t target = alternate_target(static_cast<uint32_t>(fp), table_.bucket_count);
+      alternate_offsets_[fp] = static_cast<uint32_t>(target * table_.bucket_bytes);
+    }
+    table_.alternate_offsets = alternate_offsets_.get();
     if (table_.table == nullptr) {
       table_.table = table_.pow2_table;
       table_.pow2_table = nullptr;
     }
+    table_.table_end = table_.table + table_.bucket_count * table_.bucket_bytes;
   }
   size_t allocated_bytes() const {
-    return alternate_targets_ ? (size_t{1} << table_.fingerprint_bits) * sizeof(uint32_t) : 0;
+    return alternate_offsets_ ? (size_t{1} << table_.fingerprint_bits) * sizeof(uint32_t) : 0;
   }
   // The copy of the parked victim's fingerprint, in a published InlineTable only: an empty one keeps
   // kEveryCallToTheLibrary.
@@ -158,7 +166,7 @@ struct InlineTableSlot {
 
  private:
   InlineTable table_;
-  std::unique_ptr<uint32_t[]> alternate_targets_;
+  std::unique_ptr<uint32_t[]> alternate_offsets_;
 };
 #endif
 
@@ -223,12 +231,14 @@ class FilterCore {
   // What cuckoo/filter.h's inline members need to serve this core themselves; table = null for a core they
   // cannot serve (CuckooCore::publish_inline_table says which they can).
   const InlineTable& inline_table() const { return inline_.get(); }
-  // For tests: keeps alternate_targets for a published whole-byte table of f <= kMaxTargetedFingerprintBits
-  // bits whatever its size, so that small filters take the path large ones do.
-  void keep_alternate_targets() {
+  // For tests: keeps alternate_offsets for a published whole-byte table of f <= kMaxOffsetFingerprintBits
+  // bits and at most kMaxOffsetTableBytes however small it is, so that small filters take the path large
+  // ones do.
+  void keep_alternate_offsets() {
     const InlineTable& t = inline_.get();
-    if ((t.table != nullptr || t.pow2_table != nullptr) && t.fingerprint_bits <= kMaxTargetedFingerprintBits)
-      inline_.keep_alternate_targets();
+    if ((t.table != nullptr || t.pow2_table != nullptr) && t.fingerprint_bits <= kMaxOffsetFingerprintBits &&
+        t.bucket_count * t.bucket_bytes <= kMaxOffsetTableBytes)
+      inline_.keep_alternate_offsets();
   }
 
   // State, for the serialized format.
@@ -440,9 +450,8 @@ class CuckooCore final : public FilterCore {
       t.fingerprint_bits = f;
       t.victim_fingerprint = victim_.fingerprint;
       t.size = &size_;
-      if (t.table != nullptr && f <= kMaxTargetedFingerprintBits &&
-          config_.table_bytes() >= kTableBytesPerTargetByte * (sizeof(uint32_t) << f))
-        inline_.keep_alternate_targets();
+      if (t.table != nullptr && keeps_alternate_offsets(f, t.bucket_count * t.bucket_bytes))
+        inline_.keep_alternate_offsets();
       else if (t.table != nullptr && t.bucket_mask != 0) {
         t.pow2_table = t.table;
         t.table = nullptr;

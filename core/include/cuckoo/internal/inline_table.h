@@ -13,12 +13,13 @@
 // kEveryCallToTheLibrary), and the calls go to the library.
 //
 // The inline code works only with what InlineTable holds, all of it read at run time, so every eligible
-// shape shares it. A whole-byte table of f <= 16 bits at least 16 times the size of a table of every
-// fingerprint's alternate target (docs/hashing.md's t, 4 bytes each) comes with that table,
-// `alternate_targets`: its lookups load t where the others compute it with two multiplies, which shortens
-// the chain from the key to the second bucket's load. A whole-byte table without it whose bucket_count is
-// a power of two is published as `pow2_table` instead of `table`, and takes shifts and a mask where the
-// others take multiplies (inline_probe_pow2). Both give the same results as the multiplies.
+// shape shares it. A whole-byte table of f <= 16 bits and at most 2^32 bytes, at least 16 times the size
+// of a table of every fingerprint's alternate target as a byte offset (docs/hashing.md's t times the
+// bucket's bytes, 4 bytes each), comes with that table, `alternate_offsets`: its lookups load the offset
+// where the others compute t with two multiplies and scale it with a third, which shortens the chain from
+// the key to the second bucket's load. A whole-byte table without it whose bucket_count is a power of two
+// is published as `pow2_table` instead of `table`, and takes shifts and a mask where the others take
+// multiplies (inline_probe_pow2). Both give the same results as the multiplies.
 // The inline code hands the call to the library whenever the answer needs more than two buckets:
 // - contains: the key's fingerprint equals the parked victim's (a full filter, 1 lookup in ~2^f);
 // - insert: a victim is parked (the library refuses), or both buckets are full (the library walks).
@@ -82,15 +83,17 @@ inline constexpr uint32_t kEveryCallToTheLibrary = 1;
 struct InlineTable {
   // At most one of the three tables is not null. Whole-byte buckets: bucket i is bucket_bytes bytes at
   // table + i * bucket_bytes, or at pow2_table + i * bucket_bytes when bucket_count is a power of two and
-  // the table has no alternate_targets. Bit-packed buckets: bucket i is bucket_bits bits from bit
+  // the table has no alternate_offsets. Bit-packed buckets: bucket i is bucket_bits bits from bit
   // i * bucket_bits of the little-endian bit stream at packed_table (bits.h), and those bits, shifted down
   // by the place of the first one in its byte, fit one 64-bit word.
   uint8_t* table = nullptr;
   uint8_t* pow2_table = nullptr;
   uint8_t* packed_table = nullptr;
-  // Null, or (with table only) alternate_target(fp, bucket_count) at index fp for every fingerprint fp in
-  // [1, 2^f - 1]; owned by the core.
-  const uint32_t* alternate_targets = nullptr;
+  // Null, or (with table only, of at most 2^32 bytes) alternate_target(fp, bucket_count) * bucket_bytes at
+  // index fp for every fingerprint fp in [1, 2^f - 1]; owned by the core. With it, table_end is
+  // table + bucket_count * bucket_bytes.
+  const uint32_t* alternate_offsets = nullptr;
+  const uint8_t* table_end = nullptr;
   uint64_t bucket_count = 0;       // even, at most 2^32
   uint64_t bucket_bytes = 0;       // table: bucket_size * fingerprint_bits / 8, at most 8
   uint64_t bucket_bits = 0;        // packed_table: bucket_size * fingerprint_bits, not a multiple of 8
@@ -112,7 +115,7 @@ struct InlineTable {
   bool serves() const { return table != nullptr || pow2_table != nullptr || packed_table != nullptr; }
 
   // Sets bucket_count (even, at most 2^32) and, for a power of two, bucket_mask and the shifts. The core
-  // then publishes a whole-byte table without alternate_targets as pow2_table when bucket_mask is not 0.
+  // then publishes a whole-byte table without alternate_offsets as pow2_table when bucket_mask is not 0.
   void set_bucket_count(uint64_t n) {
     bucket_count = n;
     bucket_mask = index_shift = target_shift = 0;
@@ -173,14 +176,6 @@ inline InlineProbe inline_probe(const InlineTable& t, uint64_t key) {
   return {bucket, alternate_bucket(alternate_target(fingerprint, n), bucket, n), fingerprint};
 }
 
-// inline_probe with t loaded from alternate_targets (not null) instead of computed.
-inline InlineProbe inline_probe_by_targets(const InlineTable& t, uint64_t key) {
-  const uint64_t h = xxh3_u64(key, t.hash_bitflip);
-  const uint64_t n = t.bucket_count, bucket = hash_index(h, n);
-  const uint32_t fingerprint = hash_fingerprint(h, t.fingerprint_range);
-  return {bucket, alternate_bucket(t.alternate_targets[fingerprint], bucket, n), fingerprint};
-}
-
 // inline_probe for bucket_count = 2^k (bucket_mask not 0): (x * 2^k) >> 32 is x >> (32 - k), mixed * 2^k
 // is the top k bits of the 64-bit product that mixed is the top half of, and (target - bucket) mod 2^k is
 // a mask.
@@ -232,14 +227,13 @@ inline uint64_t packed_bucket_word(const InlineTable& t, uint64_t bucket) {
   return load_le64(at.first_byte) >> at.shift;
 }
 
-// Whether either bucket holds the fingerprint. A bucket is read with one 8-byte load from its first byte
-// (the table keeps 8 bytes of padding after its last bucket); field_highs drops the bytes past it. In the
-// word x = bucket ^ (fingerprint in every field), (x - field_lows) & ~x has the top bit of every zero
-// field set, and maybe of fields above one (a borrow), so it is nonzero iff some field matches.
-inline bool either_holds(const InlineTable& t, const uint8_t* table, const InlineProbe& p) {
-  const uint8_t* a = table + p.bucket * t.bucket_bytes;
-  const uint8_t* b = table + p.alternate * t.bucket_bytes;
-  const uint64_t pattern = uint64_t{p.fingerprint} * t.field_lows;
+// Whether either of the whole-byte buckets at a and b holds the fingerprint. A bucket is read with one
+// 8-byte load from its first byte (the table keeps 8 bytes of padding after its last bucket); field_highs
+// drops the bytes past it. In the word x = bucket ^ (fingerprint in every field), (x - field_lows) & ~x
+// has the top bit of every zero field set, and maybe of fields above one (a borrow), so it is nonzero iff
+// some field matches.
+inline bool either_holds(const InlineTable& t, const uint8_t* a, const uint8_t* b, uint32_t fingerprint) {
+  const uint64_t pattern = uint64_t{fingerprint} * t.field_lows;
 #if CUCKOO_INLINE_SSE2
   // Both buckets at once, in the two lanes of one register. Two plain loads, not _mm_loadh_pd: GCC cannot
   // tell what that builtin reads, and then reloads the InlineTable's fields in a caller's loop for every key.
@@ -258,6 +252,38 @@ inline bool either_holds(const InlineTable& t, const uint8_t* table, const Inlin
   const uint64_t y = load_le64(b) ^ pattern;
   return ((((x - t.field_lows) & ~x) | ((y - t.field_lows) & ~y)) & t.field_highs) != 0;
 #endif
+}
+
+// either_holds for a key's two buckets in a whole-byte table.
+inline bool either_holds(const InlineTable& t, const uint8_t* table, const InlineProbe& p) {
+  return either_holds(t, table + p.bucket * t.bucket_bytes, table + p.alternate * t.bucket_bytes, p.fingerprint);
+}
+
+// below < than ? if_below : otherwise, as a conditional move: the condition is a hash's coin flip, which
+// a branch would mispredict half the time, and GCC makes a branch of the plain expression where one
+// operand is a load it will not hoist.
+inline const uint8_t* select_below(uint64_t below, uint64_t than, const uint8_t* if_below, const uint8_t* otherwise) {
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+  __asm__("{cmpq %[than], %[below]|cmp %[below], %[than]}\n\t{cmovbq %[if_below], %[result]|cmovb %[result], %[if_below]}"
+          : [result] "+r"(otherwise)
+          : [below] "r"(below), [than] "r"(than), [if_below] "r"(if_below)
+          : "cc");
+  return otherwise;
+#else
+  return below < than ? if_below : otherwise;
+#endif
+}
+
+// The path of a table with alternate_offsets: docs/hashing.md's buckets as byte offsets. The alternate
+// bucket's, (alternate offset - offset) mod the table's bytes, is the difference from table_end when it
+// is negative.
+inline bool either_holds_by_offsets(const InlineTable& t, uint64_t key, uint32_t& fingerprint) {
+  const uint64_t h = xxh3_u64(key, t.hash_bitflip);
+  const uint64_t offset = hash_index(h, t.bucket_count) * t.bucket_bytes;
+  fingerprint = hash_fingerprint(h, t.fingerprint_range);
+  const uint64_t alternate_offset = t.alternate_offsets[fingerprint];
+  const uint8_t* alternate = select_below(alternate_offset, offset, t.table_end, t.table) + (alternate_offset - offset);
+  return either_holds(t, t.table + offset, alternate, fingerprint);
 }
 
 // either_holds for packed_table: the same test, on each bucket's word shifted down to its first bit (the
@@ -288,13 +314,14 @@ inline bool store_if_room(const InlineTable& t, uint8_t* p, unsigned shift, uint
 // returns true; false hands the call to the library (an empty InlineTable, or the key's fingerprint is the
 // parked victim's).
 //
-// The path of a table with alternate_targets (a large one) is the expected one: the caller's loop then
+// The path of a table with alternate_offsets (a large one) is the expected one: the caller's loop then
 // keeps it as its straight-line body, and the others go after it.
 CUCKOO_INLINE_FLATTEN bool inline_contains(const InlineTable& t, uint64_t key, bool& found) {
-  if (CUCKOO_INLINE_LIKELY(t.alternate_targets != nullptr)) {
-    const InlineProbe p = inline_probe_by_targets(t, key);
-    if (p.fingerprint == t.victim_fingerprint) return false;
-    found = either_holds(t, t.table, p);
+  if (CUCKOO_INLINE_LIKELY(t.alternate_offsets != nullptr)) {
+    uint32_t fingerprint;
+    const bool holds = either_holds_by_offsets(t, key, fingerprint);
+    if (fingerprint == t.victim_fingerprint) return false;
+    found = holds;
     return true;
   }
   if (t.table != nullptr) {
