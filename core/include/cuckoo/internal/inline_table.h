@@ -276,13 +276,14 @@ inline const uint8_t* select_below(uint64_t below, uint64_t than, const uint8_t*
 
 // The path of a table with alternate_offsets: docs/hashing.md's buckets as byte offsets. The alternate
 // bucket's, (alternate offset - offset) mod the table's bytes, is the difference from table_end when it
-// is negative.
+// is negative (both offsets are below 2^32: the difference is exact as a signed number).
 inline bool either_holds_by_offsets(const InlineTable& t, uint64_t key, uint32_t& fingerprint) {
   const uint64_t h = xxh3_u64(key, t.hash_bitflip);
   const uint64_t offset = hash_index(h, t.bucket_count) * t.bucket_bytes;
   fingerprint = hash_fingerprint(h, t.fingerprint_range);
   const uint64_t alternate_offset = t.alternate_offsets[fingerprint];
-  const uint8_t* alternate = select_below(alternate_offset, offset, t.table_end, t.table) + (alternate_offset - offset);
+  const int64_t difference = static_cast<int64_t>(alternate_offset) - static_cast<int64_t>(offset);
+  const uint8_t* alternate = select_below(alternate_offset, offset, t.table_end, t.table) + difference;
   return either_holds(t, t.table + offset, alternate, fingerprint);
 }
 
