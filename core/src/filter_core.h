@@ -445,8 +445,10 @@ class CuckooCore final : public FilterCore {
       }
       t.hash_bitflip = hash_u64_.bitflip();
       t.fingerprint_range = (uint64_t{1} << f) - 1;
-      for (unsigned s = 0; s < slots(); ++s) t.field_lows |= uint64_t{1} << (s * f);
-      t.field_highs = t.field_lows << (f - 1);
+      uint64_t lows = 0;
+      for (unsigned s = 0; s < slots(); ++s) lows |= uint64_t{1} << (s * f);
+      t.field_lows[0] = t.field_lows[1] = lows;
+      t.field_highs[0] = t.field_highs[1] = lows << (f - 1);
       t.fingerprint_bits = f;
       t.victim_fingerprint = victim_.fingerprint;
       t.size = &size_;

@@ -99,8 +99,10 @@ struct InlineTable {
   uint64_t bucket_bits = 0;        // packed_table: bucket_size * fingerprint_bits, not a multiple of 8
   uint64_t hash_bitflip = 0;       // XXH3's 8-byte input mask for the filter's seed (hash.h, SeededU64Hash)
   uint64_t fingerprint_range = 0;  // 2^f - 1
-  uint64_t field_lows = 0;         // bit 0 of each of a bucket's b fields
-  uint64_t field_highs = 0;        // the top bit of each of them
+  // Bit 0 of each of a bucket's b fields, and the top bit of each of them; both words twice, so that the
+  // two-bucket test reads each as one 16-byte operand instead of broadcasting it for every key.
+  alignas(16) uint64_t field_lows[2] = {0, 0};
+  alignas(16) uint64_t field_highs[2] = {0, 0};
   // bucket_count - 1 when bucket_count is a power of two 2^k, else 0; then index_shift = 32 - k and
   // target_shift = 64 - k (inline_probe_pow2).
   uint64_t bucket_mask = 0;
@@ -233,15 +235,16 @@ inline uint64_t packed_bucket_word(const InlineTable& t, uint64_t bucket) {
 // has the top bit of every zero field set, and maybe of fields above one (a borrow), so it is nonzero iff
 // some field matches.
 inline bool either_holds(const InlineTable& t, const uint8_t* a, const uint8_t* b, uint32_t fingerprint) {
-  const uint64_t pattern = uint64_t{fingerprint} * t.field_lows;
+  const uint64_t pattern = uint64_t{fingerprint} * t.field_lows[0];
 #if CUCKOO_INLINE_SSE2
   // Both buckets at once, in the two lanes of one register. Two plain loads, not _mm_loadh_pd: GCC cannot
   // tell what that builtin reads, and then reloads the InlineTable's fields in a caller's loop for every key.
   const __m128i words = _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(a)),
                                            _mm_loadl_epi64(reinterpret_cast<const __m128i*>(b)));
   const __m128i x = _mm_xor_si128(words, _mm_set1_epi64x(static_cast<long long>(pattern)));
-  const __m128i marks = _mm_andnot_si128(x, _mm_sub_epi64(x, _mm_set1_epi64x(static_cast<long long>(t.field_lows))));
-  const __m128i highs = _mm_set1_epi64x(static_cast<long long>(t.field_highs));
+  const __m128i lows = _mm_load_si128(reinterpret_cast<const __m128i*>(t.field_lows));
+  const __m128i marks = _mm_andnot_si128(x, _mm_sub_epi64(x, lows));
+  const __m128i highs = _mm_load_si128(reinterpret_cast<const __m128i*>(t.field_highs));
 #if defined(__SSE4_1__)
   return _mm_testz_si128(marks, highs) == 0;
 #else
@@ -250,7 +253,7 @@ inline bool either_holds(const InlineTable& t, const uint8_t* a, const uint8_t* 
 #else
   const uint64_t x = load_le64(a) ^ pattern;
   const uint64_t y = load_le64(b) ^ pattern;
-  return ((((x - t.field_lows) & ~x) | ((y - t.field_lows) & ~y)) & t.field_highs) != 0;
+  return ((((x - t.field_lows[0]) & ~x) | ((y - t.field_lows[0]) & ~y)) & t.field_highs[0]) != 0;
 #endif
 }
 
@@ -266,7 +269,7 @@ inline const uint8_t* select_below(uint64_t below, uint64_t than, const uint8_t*
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
   __asm__("{cmpq %[than], %[below]|cmp %[below], %[than]}\n\t{cmovbq %[if_below], %[result]|cmovb %[result], %[if_below]}"
           : [result] "+r"(otherwise)
-          : [below] "r"(below), [than] "r"(than), [if_below] "r"(if_below)
+          : [below] "r"(below), [than] "r"(than), [if_below] "rm"(if_below)
           : "cc");
   return otherwise;
 #else
@@ -290,10 +293,10 @@ inline bool either_holds_by_offsets(const InlineTable& t, uint64_t key, uint32_t
 // either_holds for packed_table: the same test, on each bucket's word shifted down to its first bit (the
 // 8 bytes from the byte holding it hold the whole bucket; packed_table keeps 8 bytes of padding too).
 inline bool either_packed_holds(const InlineTable& t, const InlineProbe& p) {
-  const uint64_t pattern = uint64_t{p.fingerprint} * t.field_lows;
+  const uint64_t pattern = uint64_t{p.fingerprint} * t.field_lows[0];
   const uint64_t x = packed_bucket_word(t, p.bucket) ^ pattern;
   const uint64_t y = packed_bucket_word(t, p.alternate) ^ pattern;
-  return ((((x - t.field_lows) & ~x) | ((y - t.field_lows) & ~y)) & t.field_highs) != 0;
+  return ((((x - t.field_lows[0]) & ~x) | ((y - t.field_lows[0]) & ~y)) & t.field_highs[0]) != 0;
 }
 
 // Puts the fingerprint in the first empty field of the bucket at bit `shift` of the 8 bytes at p (the
@@ -303,7 +306,7 @@ inline bool either_packed_holds(const InlineTable& t, const InlineProbe& p) {
 inline bool store_if_room(const InlineTable& t, uint8_t* p, unsigned shift, uint32_t fingerprint) {
   const uint64_t word = load_le64(p);
   const uint64_t bucket = word >> shift;
-  const uint64_t empty = (bucket - t.field_lows) & ~bucket & t.field_highs;
+  const uint64_t empty = (bucket - t.field_lows[0]) & ~bucket & t.field_highs[0];
   if (empty == 0) return false;
   const unsigned first_empty = lowest_set_bit(empty) + 1 - t.fingerprint_bits;
   const uint64_t stored = word | (uint64_t{fingerprint} << (first_empty + shift));
