@@ -296,7 +296,7 @@ TEST(InlineTable, ProbeIsTheHashersAtEveryBucketCount) {
       cuckoo::internal::InlineTable t;
       t.set_bucket_count(n);
       ASSERT_EQ(t.bucket_mask != 0, (n & (n - 1)) == 0) << n;
-      t.hash_bitflip = hash.bitflip();
+      t.hash_premix = hash.premix();
       t.fingerprint_range = (uint64_t{1} << f) - 1;
       for (int i = 0; i < 2000; ++i) {
         const uint64_t key = rng();
@@ -323,7 +323,7 @@ TEST(InlineTable, HashIsXxh3WithSeed) {
     const cuckoo::internal::SeededU64Hash seeded(seed);
     for (int i = 0; i < 2000; ++i) {
       const uint64_t key = i < 3 ? uint64_t(i) : rng();
-      ASSERT_EQ(cuckoo::internal::xxh3_u64(key, seeded.bitflip()), cuckoo::internal::hash_u64(key, seed))
+      ASSERT_EQ(cuckoo::internal::xxh3_u64(key, seeded.premix()), cuckoo::internal::hash_u64(key, seed))
           << "key " << key << " seed " << seed;
     }
   }

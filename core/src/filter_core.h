@@ -443,7 +443,7 @@ class CuckooCore final : public FilterCore {
         t.packed_table = table_.data();
         t.bucket_bits = bucket_bits;
       }
-      t.hash_bitflip = hash_u64_.bitflip();
+      t.hash_premix = hash_u64_.premix();
       t.fingerprint_range = (uint64_t{1} << f) - 1;
       uint64_t lows = 0;
       for (unsigned s = 0; s < slots(); ++s) lows |= uint64_t{1} << (s * f);

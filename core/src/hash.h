@@ -66,20 +66,21 @@ inline uint64_t hash_u64(uint64_t key, uint64_t seed) {
 //
 // For 8-byte inputs XXH3 (xxhash.h, XXH3_len_4to8_64b) computes rrmxmx(input64 ^ bitflip, 8), where
 // input64 is the key's two 32-bit halves swapped and bitflip depends only on the seed and XXH3's secret.
-// bitflip is computed here once per filter; xxh3_u64 (cuckoo/internal/inline_table.h, shared with the
-// inline lookups of cuckoo/filter.h) does the rest. The result is XXH3_64bits_withSeed's, bit for bit:
-// native-tests/hash_test.cpp checks it on random keys and seeds.
+// bitflip, and its share of rrmxmx's first step (xxh3_premix), are computed here once per filter; xxh3_u64
+// (cuckoo/internal/inline_table.h, shared with the inline lookups of cuckoo/filter.h) does the rest. The
+// result is XXH3_64bits_withSeed's, bit for bit: native-tests/hash_test.cpp checks it on random keys and
+// seeds.
 class SeededU64Hash {
  public:
   explicit SeededU64Hash(uint64_t seed = 0) {
     const uint64_t mixed_seed = seed ^ (uint64_t{XXH_swap32(static_cast<uint32_t>(seed))} << 32);
-    bitflip_ = (XXH_readLE64(XXH3_kSecret + 8) ^ XXH_readLE64(XXH3_kSecret + 16)) - mixed_seed;
+    premix_ = xxh3_premix((XXH_readLE64(XXH3_kSecret + 8) ^ XXH_readLE64(XXH3_kSecret + 16)) - mixed_seed);
   }
-  uint64_t operator()(uint64_t key) const { return xxh3_u64(key, bitflip_); }
-  uint64_t bitflip() const { return bitflip_; }
+  uint64_t operator()(uint64_t key) const { return xxh3_u64(key, premix_); }
+  uint64_t premix() const { return premix_; }
 
  private:
-  uint64_t bitflip_ = 0;
+  uint64_t premix_ = 0;
 };
 
 // Named invariant: bucket counts the index map supports (even, so alt() has no fixed point).
@@ -97,7 +98,7 @@ class BucketHasher {
   // hash_index, hash_fingerprint, alternate_target and alternate_bucket: cuckoo/internal/inline_table.h,
   // shared with the inline lookups.
   uint64_t index(uint64_t h) const { return hash_index(h, bucket_count_); }
-  uint32_t fingerprint(uint64_t h) const { return hash_fingerprint(h, fp_range_); }
+  uint32_t fingerprint(uint64_t h) const { return static_cast<uint32_t>(hash_fingerprint(h, fp_range_)); }
   uint64_t alt_index(uint64_t index, uint32_t fp) const {
     return alternate_bucket(alternate_target(fp, bucket_count_), index, bucket_count_);
   }

@@ -97,7 +97,7 @@ struct InlineTable {
   uint64_t bucket_count = 0;       // even, at most 2^32
   uint64_t bucket_bytes = 0;       // table: bucket_size * fingerprint_bits / 8, at most 8
   uint64_t bucket_bits = 0;        // packed_table: bucket_size * fingerprint_bits, not a multiple of 8
-  uint64_t hash_bitflip = 0;       // XXH3's 8-byte input mask for the filter's seed (hash.h, SeededU64Hash)
+  uint64_t hash_premix = 0;        // xxh3_premix of XXH3's 8-byte input mask for the filter's seed (hash.h)
   uint64_t fingerprint_range = 0;  // 2^f - 1
   // Bit 0 of each of a bucket's b fields, and the top bit of each of them; both words twice, so that the
   // two-bucket test reads each as one 16-byte operand instead of broadcasting it for every key.
@@ -109,7 +109,7 @@ struct InlineTable {
   unsigned index_shift = 0;
   unsigned target_shift = 0;
   unsigned fingerprint_bits = 0;
-  uint32_t victim_fingerprint = kEveryCallToTheLibrary;  // the parked victim's, 0 when there is none
+  uint64_t victim_fingerprint = kEveryCallToTheLibrary;  // the parked victim's, 0 when there is none
   uint64_t* size = nullptr;                              // items stored
 
   // Whether the inline code serves this filter (one of the tables is set); the library's core keeps the
@@ -136,16 +136,45 @@ struct InlineProbe {
   uint32_t fingerprint;
 };
 
-inline uint64_t rotate_left(uint64_t x, unsigned r) { return (x << r) | (x >> (64 - r)); }
+constexpr uint64_t rotate_left(uint64_t x, unsigned r) { return (x << r) | (x >> (64 - r)); }
 
-// XXH3_64bits_withSeed of the key's 8 little-endian bytes, given the seed's bitflip: XXH3's 4..8-byte
-// path (the two 32-bit halves swapped, xored with the bitflip) and its rrmxmx avalanche for length 8.
-inline uint64_t xxh3_u64(uint64_t key, uint64_t bitflip) {
-  uint64_t h = ((key << 32) | (key >> 32)) ^ bitflip;
-  h ^= rotate_left(h, 49) ^ rotate_left(h, 24);
-  h *= 0x9FB21C651E98DF25ull;
+// XXH3's first step for an 8-byte key, h ^= rotl(h, 49) ^ rotl(h, 24) with h = (the key's 32-bit halves
+// swapped) ^ bitflip, is linear in the key and in bitflip (a mask that depends only on the seed): it is
+// rotl(key, 32) ^ rotl(key, 17) ^ rotl(key, 56) ^ xxh3_premix(bitflip). So the seed's share is done once
+// per filter, and the key's three rotations need not wait for one another.
+constexpr uint64_t xxh3_premix(uint64_t bitflip) {
+  return bitflip ^ rotate_left(bitflip, 49) ^ rotate_left(bitflip, 24);
+}
+
+// h * XXH3's rrmxmx prime. On x86-64 with GCC or Clang the prime is a memory operand: in a caller's loop
+// the inline code keeps registers across a call to the library (on its cold path), and a register held
+// for the prime is one the caller's loop spills (its key pointer, then reloaded for every key).
+inline constexpr uint64_t kXxh3RrmxmxPrime = 0x9FB21C651E98DF25ull;
+inline uint64_t times_xxh3_prime(uint64_t h) {
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+  __asm__("{imulq %[prime], %[h]|imul %[h], %[prime]}"
+          : [h] "+r"(h)
+          : [prime] "m"(kXxh3RrmxmxPrime)
+          : "cc");
+  return h;
+#else
+  return h * kXxh3RrmxmxPrime;
+#endif
+}
+
+// XXH3_64bits_withSeed of the key's 8 little-endian bytes, given xxh3_premix of the seed's bitflip: the
+// first step as above, then XXH3's rrmxmx avalanche for length 8.
+inline uint64_t xxh3_u64(uint64_t key, uint64_t premix) {
+  uint64_t rotations = rotate_left(key, 32) ^ rotate_left(key, 17);
+  uint64_t masked = rotate_left(key, 56) ^ premix;
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+  // Two xors deep, not three: compilers otherwise chain the four terms one after another.
+  __asm__(""
+          : "+r"(rotations), "+r"(masked));
+#endif
+  uint64_t h = times_xxh3_prime(rotations ^ masked);
   h ^= (h >> 35) + 8;
-  h *= 0x9FB21C651E98DF25ull;
+  h = times_xxh3_prime(h);
   return h ^ (h >> 28);
 }
 
@@ -153,9 +182,9 @@ inline uint64_t xxh3_u64(uint64_t key, uint64_t bitflip) {
 inline uint64_t hash_index(uint64_t h, uint64_t bucket_count) { return ((h & 0xFFFFFFFFu) * bucket_count) >> 32; }
 
 // docs/hashing.md's fingerprint of h: its high 32 bits scaled to [1, fingerprint_range], fingerprint_range
-// = 2^f - 1.
-inline uint32_t hash_fingerprint(uint64_t h, uint64_t fingerprint_range) {
-  return static_cast<uint32_t>(1 + (((h >> 32) * fingerprint_range) >> 32));
+// = 2^f - 1 (f <= 32). A 64-bit word, so that the lookups multiply with it without widening it first.
+inline uint64_t hash_fingerprint(uint64_t h, uint64_t fingerprint_range) {
+  return 1 + (((h >> 32) * fingerprint_range) >> 32);
 }
 
 // docs/hashing.md's t for a fingerprint: the alternate of bucket i is (t - i) mod bucket_count.
@@ -172,9 +201,9 @@ inline uint64_t alternate_bucket(uint64_t target, uint64_t bucket, uint64_t buck
 
 // docs/hashing.md's index, fingerprint and alternate bucket.
 inline InlineProbe inline_probe(const InlineTable& t, uint64_t key) {
-  const uint64_t h = xxh3_u64(key, t.hash_bitflip);
+  const uint64_t h = xxh3_u64(key, t.hash_premix);
   const uint64_t n = t.bucket_count, bucket = hash_index(h, n);
-  const uint32_t fingerprint = hash_fingerprint(h, t.fingerprint_range);
+  const uint32_t fingerprint = static_cast<uint32_t>(hash_fingerprint(h, t.fingerprint_range));
   return {bucket, alternate_bucket(alternate_target(fingerprint, n), bucket, n), fingerprint};
 }
 
@@ -182,9 +211,9 @@ inline InlineProbe inline_probe(const InlineTable& t, uint64_t key) {
 // is the top k bits of the 64-bit product that mixed is the top half of, and (target - bucket) mod 2^k is
 // a mask.
 inline InlineProbe inline_probe_pow2(const InlineTable& t, uint64_t key) {
-  const uint64_t h = xxh3_u64(key, t.hash_bitflip);
+  const uint64_t h = xxh3_u64(key, t.hash_premix);
   const uint64_t bucket = (h & 0xFFFFFFFFu) >> t.index_shift;
-  const uint32_t fingerprint = hash_fingerprint(h, t.fingerprint_range);
+  const uint32_t fingerprint = static_cast<uint32_t>(hash_fingerprint(h, t.fingerprint_range));
   const uint64_t target = ((uint64_t{fingerprint} * 0x9E3779B97F4A7C15ull) >> t.target_shift) | 1;
   return {bucket, (target - bucket) & t.bucket_mask, fingerprint};
 }
@@ -234,8 +263,8 @@ inline uint64_t packed_bucket_word(const InlineTable& t, uint64_t bucket) {
 // drops the bytes past it. In the word x = bucket ^ (fingerprint in every field), (x - field_lows) & ~x
 // has the top bit of every zero field set, and maybe of fields above one (a borrow), so it is nonzero iff
 // some field matches.
-inline bool either_holds(const InlineTable& t, const uint8_t* a, const uint8_t* b, uint32_t fingerprint) {
-  const uint64_t pattern = uint64_t{fingerprint} * t.field_lows[0];
+inline bool either_holds(const InlineTable& t, const uint8_t* a, const uint8_t* b, uint64_t fingerprint) {
+  const uint64_t pattern = fingerprint * t.field_lows[0];
 #if CUCKOO_INLINE_SSE2
   // Both buckets at once, in the two lanes of one register. Two plain loads, not _mm_loadh_pd: GCC cannot
   // tell what that builtin reads, and then reloads the InlineTable's fields in a caller's loop for every key.
@@ -280,8 +309,8 @@ inline const uint8_t* select_below(uint64_t below, uint64_t than, const uint8_t*
 // The path of a table with alternate_offsets: docs/hashing.md's buckets as byte offsets. The alternate
 // bucket's, (alternate offset - offset) mod the table's bytes, is the difference from table_end when it
 // is negative (both offsets are below 2^32: the difference is exact as a signed number).
-inline bool either_holds_by_offsets(const InlineTable& t, uint64_t key, uint32_t& fingerprint) {
-  const uint64_t h = xxh3_u64(key, t.hash_bitflip);
+inline bool either_holds_by_offsets(const InlineTable& t, uint64_t key, uint64_t& fingerprint) {
+  const uint64_t h = xxh3_u64(key, t.hash_premix);
   const uint64_t offset = hash_index(h, t.bucket_count) * t.bucket_bytes;
   fingerprint = hash_fingerprint(h, t.fingerprint_range);
   const uint64_t alternate_offset = t.alternate_offsets[fingerprint];
@@ -322,7 +351,7 @@ inline bool store_if_room(const InlineTable& t, uint8_t* p, unsigned shift, uint
 // keeps it as its straight-line body, and the others go after it.
 CUCKOO_INLINE_FLATTEN bool inline_contains(const InlineTable& t, uint64_t key, bool& found) {
   if (CUCKOO_INLINE_LIKELY(t.alternate_offsets != nullptr)) {
-    uint32_t fingerprint;
+    uint64_t fingerprint;
     const bool holds = either_holds_by_offsets(t, key, fingerprint);
     if (fingerprint == t.victim_fingerprint) return false;
     found = holds;
