@@ -323,7 +323,11 @@ TEST(InlineTable, HashIsXxh3WithSeed) {
     const cuckoo::internal::SeededU64Hash seeded(seed);
     for (int i = 0; i < 2000; ++i) {
       const uint64_t key = i < 3 ? uint64_t(i) : rng();
-      ASSERT_EQ(cuckoo::internal::xxh3_u64(key, seeded.premix()), cuckoo::internal::hash_u64(key, seed))
+      using cuckoo::internal::Xxh3Use;
+      const uint64_t expected = cuckoo::internal::hash_u64(key, seed);
+      ASSERT_EQ(cuckoo::internal::xxh3_u64<Xxh3Use::kForLoops>(key, seeded.premix()), expected)
+          << "key " << key << " seed " << seed;
+      ASSERT_EQ(cuckoo::internal::xxh3_u64<Xxh3Use::kForOneKey>(key, seeded.premix()), expected)
           << "key " << key << " seed " << seed;
     }
   }

@@ -146,35 +146,45 @@ constexpr uint64_t xxh3_premix(uint64_t bitflip) {
   return bitflip ^ rotate_left(bitflip, 49) ^ rotate_left(bitflip, 24);
 }
 
-// h * XXH3's rrmxmx prime. On x86-64 with GCC or Clang the prime is a memory operand: in a caller's loop
-// the inline code keeps registers across a call to the library (on its cold path), and a register held
-// for the prime is one the caller's loop spills (its key pointer, then reloaded for every key).
 inline constexpr uint64_t kXxh3RrmxmxPrime = 0x9FB21C651E98DF25ull;
+
+// How xxh3_u64 is compiled. kForLoops: plain C++, which compilers may vectorize across a loop of keys
+// (GCC does with AVX-512); the library's batches and its own hashing use it. kForOneKey: for the inline
+// lookups and inserts, which the caller's loop runs one key at a time around a call to the library on
+// the cold path; on x86-64 with GCC or Clang it pins down two choices with inline assembly:
+// - the prime is a memory operand of imul, not a register kept across that call, which the caller's loop
+//   would pay for by spilling its key pointer and reloading it before every key;
+// - the first step's four terms are xored two deep, not chained one after another.
+enum class Xxh3Use { kForLoops,
+                     kForOneKey };
+
+template <Xxh3Use kUse>
 inline uint64_t times_xxh3_prime(uint64_t h) {
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
-  __asm__("{imulq %[prime], %[h]|imul %[h], %[prime]}"
-          : [h] "+r"(h)
-          : [prime] "m"(kXxh3RrmxmxPrime)
-          : "cc");
-  return h;
-#else
-  return h * kXxh3RrmxmxPrime;
+  if constexpr (kUse == Xxh3Use::kForOneKey) {
+    __asm__("{imulq %[prime], %[h]|imul %[h], %[prime]}"
+            : [h] "+r"(h)
+            : [prime] "m"(kXxh3RrmxmxPrime)
+            : "cc");
+    return h;
+  }
 #endif
+  return h * kXxh3RrmxmxPrime;
 }
 
 // XXH3_64bits_withSeed of the key's 8 little-endian bytes, given xxh3_premix of the seed's bitflip: the
-// first step as above, then XXH3's rrmxmx avalanche for length 8.
+// first step as above, then XXH3's rrmxmx avalanche for length 8. Both uses give the same bits.
+template <Xxh3Use kUse = Xxh3Use::kForLoops>
 inline uint64_t xxh3_u64(uint64_t key, uint64_t premix) {
   uint64_t rotations = rotate_left(key, 32) ^ rotate_left(key, 17);
   uint64_t masked = rotate_left(key, 56) ^ premix;
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
-  // Two xors deep, not three: compilers otherwise chain the four terms one after another.
-  __asm__(""
-          : "+r"(rotations), "+r"(masked));
+  if constexpr (kUse == Xxh3Use::kForOneKey) __asm__(""
+                                                     : "+r"(rotations), "+r"(masked));
 #endif
-  uint64_t h = times_xxh3_prime(rotations ^ masked);
+  uint64_t h = times_xxh3_prime<kUse>(rotations ^ masked);
   h ^= (h >> 35) + 8;
-  h = times_xxh3_prime(h);
+  h = times_xxh3_prime<kUse>(h);
   return h ^ (h >> 28);
 }
 
@@ -201,7 +211,7 @@ inline uint64_t alternate_bucket(uint64_t target, uint64_t bucket, uint64_t buck
 
 // docs/hashing.md's index, fingerprint and alternate bucket.
 inline InlineProbe inline_probe(const InlineTable& t, uint64_t key) {
-  const uint64_t h = xxh3_u64(key, t.hash_premix);
+  const uint64_t h = xxh3_u64<Xxh3Use::kForOneKey>(key, t.hash_premix);
   const uint64_t n = t.bucket_count, bucket = hash_index(h, n);
   const uint32_t fingerprint = static_cast<uint32_t>(hash_fingerprint(h, t.fingerprint_range));
   return {bucket, alternate_bucket(alternate_target(fingerprint, n), bucket, n), fingerprint};
@@ -211,7 +221,7 @@ inline InlineProbe inline_probe(const InlineTable& t, uint64_t key) {
 // is the top k bits of the 64-bit product that mixed is the top half of, and (target - bucket) mod 2^k is
 // a mask.
 inline InlineProbe inline_probe_pow2(const InlineTable& t, uint64_t key) {
-  const uint64_t h = xxh3_u64(key, t.hash_premix);
+  const uint64_t h = xxh3_u64<Xxh3Use::kForOneKey>(key, t.hash_premix);
   const uint64_t bucket = (h & 0xFFFFFFFFu) >> t.index_shift;
   const uint32_t fingerprint = static_cast<uint32_t>(hash_fingerprint(h, t.fingerprint_range));
   const uint64_t target = ((uint64_t{fingerprint} * 0x9E3779B97F4A7C15ull) >> t.target_shift) | 1;
@@ -310,7 +320,7 @@ inline const uint8_t* select_below(uint64_t below, uint64_t than, const uint8_t*
 // bucket's, (alternate offset - offset) mod the table's bytes, is the difference from table_end when it
 // is negative (both offsets are below 2^32: the difference is exact as a signed number).
 inline bool either_holds_by_offsets(const InlineTable& t, uint64_t key, uint64_t& fingerprint) {
-  const uint64_t h = xxh3_u64(key, t.hash_premix);
+  const uint64_t h = xxh3_u64<Xxh3Use::kForOneKey>(key, t.hash_premix);
   const uint64_t offset = hash_index(h, t.bucket_count) * t.bucket_bytes;
   fingerprint = hash_fingerprint(h, t.fingerprint_range);
   const uint64_t alternate_offset = t.alternate_offsets[fingerprint];
