@@ -50,10 +50,14 @@
 #define CUCKOO_INLINE_SSE2 0
 #endif
 
+// CUCKOO_INLINE_HIDDEN: a constant the inline code reads from memory is not looked up through the GOT
+// in position-independent code (each shared object keeps its own copy).
 #if defined(__GNUC__) || defined(__clang__)
+#define CUCKOO_INLINE_HIDDEN __attribute__((visibility("hidden")))
 #define CUCKOO_PURE __attribute__((pure))
 #define CUCKOO_INLINE_LIKELY(x) __builtin_expect(!!(x), 1)
 #else
+#define CUCKOO_INLINE_HIDDEN
 #define CUCKOO_PURE
 #define CUCKOO_INLINE_LIKELY(x) (x)
 #endif
@@ -146,7 +150,7 @@ constexpr uint64_t xxh3_premix(uint64_t bitflip) {
   return bitflip ^ rotate_left(bitflip, 49) ^ rotate_left(bitflip, 24);
 }
 
-inline constexpr uint64_t kXxh3RrmxmxPrime = 0x9FB21C651E98DF25ull;
+CUCKOO_INLINE_HIDDEN inline constexpr uint64_t kXxh3RrmxmxPrime = 0x9FB21C651E98DF25ull;
 
 // How xxh3_u64 is compiled. kForLoops: plain C++, which compilers may vectorize across a loop of keys
 // (GCC does with AVX-512); the library's batches and its own hashing use it. kForOneKey: for the inline
