@@ -159,8 +159,10 @@ CUCKOO_INLINE_HIDDEN inline constexpr uint64_t kXxh3RrmxmxPrime = 0x9FB21C651E98
 // - the prime is a memory operand of imul, not a register kept across that call, which the caller's loop
 //   would pay for by spilling its key pointer and reloading it before every key;
 // - the first step's four terms are xored two deep, not chained one after another.
-enum class Xxh3Use { kForLoops,
-                     kForOneKey };
+enum class Xxh3Use {
+  kForLoops,
+  kForOneKey,
+};
 
 template <Xxh3Use kUse>
 inline uint64_t times_xxh3_prime(uint64_t h) {
@@ -183,8 +185,10 @@ inline uint64_t xxh3_u64(uint64_t key, uint64_t premix) {
   uint64_t rotations = rotate_left(key, 32) ^ rotate_left(key, 17);
   uint64_t masked = rotate_left(key, 56) ^ premix;
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
-  if constexpr (kUse == Xxh3Use::kForOneKey) __asm__(""
-                                                     : "+r"(rotations), "+r"(masked));
+  if constexpr (kUse == Xxh3Use::kForOneKey) {
+    __asm__(""
+            : "+r"(rotations), "+r"(masked));
+  }
 #endif
   uint64_t h = times_xxh3_prime<kUse>(rotations ^ masked);
   h ^= (h >> 35) + 8;
