@@ -309,32 +309,33 @@ inline bool either_holds(const InlineTable& t, const uint8_t* table, const Inlin
   return either_holds(t, table + p.bucket * t.bucket_bytes, table + p.alternate * t.bucket_bytes, p.fingerprint);
 }
 
-// below < than ? if_below : otherwise, as a conditional move: the condition is a hash's coin flip, which
-// a branch would mispredict half the time, and GCC makes a branch of the plain expression where one
-// operand is a load it will not hoist.
-inline const uint8_t* select_below(uint64_t below, uint64_t than, const uint8_t* if_below, const uint8_t* otherwise) {
+// A table with alternate_offsets: the alternate bucket's address, table + (alternate_offset - offset) when
+// that is not negative, else table_end + it (both offsets are below 2^32: the difference is exact as a
+// signed number). The subtraction's borrow picks the base by a conditional move: the condition is a hash's
+// coin flip, which a branch would mispredict half the time, and GCC makes a branch of the plain expression.
+inline const uint8_t* alternate_address(const InlineTable& t, uint64_t alternate_offset, uint64_t offset) {
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
-  __asm__("{cmpq %[than], %[below]|cmp %[below], %[than]}\n\t{cmovbq %[if_below], %[result]|cmovb %[result], %[if_below]}"
-          : [result] "+r"(otherwise)
-          : [below] "r"(below), [than] "r"(than), [if_below] "rm"(if_below)
-          : "cc");
-  return otherwise;
+  uint64_t difference = alternate_offset;
+  const uint8_t* base = t.table;
+  __asm__(
+      "{subq %[offset], %[difference]|sub %[difference], %[offset]}\n\t"
+      "{cmovbq %[table_end], %[base]|cmovb %[base], %[table_end]}"
+      : [difference] "+r"(difference), [base] "+r"(base)
+      : [offset] "r"(offset), [table_end] "rm"(t.table_end)
+      : "cc");
+  return base + static_cast<int64_t>(difference);
 #else
-  return below < than ? if_below : otherwise;
+  const int64_t difference = static_cast<int64_t>(alternate_offset) - static_cast<int64_t>(offset);
+  return (difference < 0 ? t.table_end : t.table) + difference;
 #endif
 }
 
-// The path of a table with alternate_offsets: docs/hashing.md's buckets as byte offsets. The alternate
-// bucket's, (alternate offset - offset) mod the table's bytes, is the difference from table_end when it
-// is negative (both offsets are below 2^32: the difference is exact as a signed number).
+// The path of a table with alternate_offsets: docs/hashing.md's buckets as byte offsets.
 inline bool either_holds_by_offsets(const InlineTable& t, uint64_t key, uint64_t& fingerprint) {
   const uint64_t h = xxh3_u64<Xxh3Use::kForOneKey>(key, t.hash_premix);
   const uint64_t offset = hash_index(h, t.bucket_count) * t.bucket_bytes;
   fingerprint = hash_fingerprint(h, t.fingerprint_range);
-  const uint64_t alternate_offset = t.alternate_offsets[fingerprint];
-  const int64_t difference = static_cast<int64_t>(alternate_offset) - static_cast<int64_t>(offset);
-  const uint8_t* alternate = select_below(alternate_offset, offset, t.table_end, t.table) + difference;
-  return either_holds(t, t.table + offset, alternate, fingerprint);
+  return either_holds(t, t.table + offset, alternate_address(t, t.alternate_offsets[fingerprint], offset), fingerprint);
 }
 
 // either_holds for packed_table: the same test, on each bucket's word shifted down to its first bit (the
