@@ -66,10 +66,10 @@ class CUCKOO_API FilterView {
   bool contains(std::string_view key) const;
   CUCKOO_INLINE_ALWAYS bool contains(uint64_t key) const {
 #if CUCKOO_INLINE_LOOKUP
-    bool found;
-    if (internal::inline_contains(*inline_table_, key, found)) return found;
-#endif
+    return internal::inline_contains(*inline_table_, key, [this](uint64_t k) { return contains_in_core(k); });
+#else
     return contains_in_core(key);
+#endif
   }
   bool contains(const void* data, size_t size) const;
   template <typename Bytes, typename = internal::IfByteRange<Bytes>>

@@ -56,10 +56,12 @@
 #define CUCKOO_INLINE_HIDDEN __attribute__((visibility("hidden")))
 #define CUCKOO_PURE __attribute__((pure))
 #define CUCKOO_INLINE_LIKELY(x) __builtin_expect(!!(x), 1)
+#define CUCKOO_INLINE_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define CUCKOO_INLINE_HIDDEN
 #define CUCKOO_PURE
 #define CUCKOO_INLINE_LIKELY(x) (x)
+#define CUCKOO_INLINE_UNLIKELY(x) (x)
 #endif
 
 // The inline code must be compiled into the caller's loop. GCC does that at -O2 and -O3 by itself; Clang's
@@ -78,7 +80,8 @@
 namespace cuckoo::internal {
 
 // The victim fingerprint an InlineTable shows when the inline code must not serve the filter (none of its
-// tables is set): a "parked victim", which sends inserts to the library with no test of their own.
+// tables is set): a "parked victim", which sends inserts to the library with no test of their own, and
+// lookups after no hashing.
 inline constexpr uint32_t kEveryCallToTheLibrary = 1;
 
 // What the inline code needs of a fixed filter's table; owned by the library's core, which keeps it
@@ -276,37 +279,90 @@ inline uint64_t packed_bucket_word(const InlineTable& t, uint64_t bucket) {
   return load_le64(at.first_byte) >> at.shift;
 }
 
-// Whether either of the whole-byte buckets at a and b holds the fingerprint. A bucket is read with one
-// 8-byte load from its first byte (the table keeps 8 bytes of padding after its last bucket); field_highs
-// drops the bytes past it. In the word x = bucket ^ (fingerprint in every field), (x - field_lows) & ~x
-// has the top bit of every zero field set, and maybe of fields above one (a borrow), so it is nonzero iff
-// some field matches.
-inline bool either_holds(const InlineTable& t, const uint8_t* a, const uint8_t* b, uint64_t fingerprint) {
-  const uint64_t pattern = fingerprint * t.field_lows[0];
+// A key's two buckets as the test reads them: each bucket's fields at the bottom of a 64-bit word (the bits
+// above them are dropped by field_highs), the key's first bucket in lane 0 of an SSE2 register and its
+// alternate in lane 1, or two words without SSE2.
 #if CUCKOO_INLINE_SSE2
-  // Both buckets at once, in the two lanes of one register. Two plain loads, not _mm_loadh_pd: GCC cannot
-  // tell what that builtin reads, and then reloads the InlineTable's fields in a caller's loop for every key.
-  const __m128i words = _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(a)),
-                                           _mm_loadl_epi64(reinterpret_cast<const __m128i*>(b)));
-  const __m128i x = _mm_xor_si128(words, _mm_set1_epi64x(static_cast<long long>(pattern)));
-  const __m128i lows = _mm_load_si128(reinterpret_cast<const __m128i*>(t.field_lows));
-  const __m128i marks = _mm_andnot_si128(x, _mm_sub_epi64(x, lows));
-  const __m128i highs = _mm_load_si128(reinterpret_cast<const __m128i*>(t.field_highs));
-#if defined(__SSE4_1__)
-  return _mm_testz_si128(marks, highs) == 0;
+using BucketPair = __m128i;
 #else
-  return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(marks, highs), _mm_setzero_si128())) != 0xFFFF;
+struct BucketPair {
+  uint64_t first, alternate;
+};
 #endif
+
+// The whole-byte buckets at a and b, each read with one 8-byte load from its first byte (the table keeps 8
+// bytes of padding after its last bucket).
+inline BucketPair load_bucket_pair(const uint8_t* a, const uint8_t* b) {
+#if CUCKOO_INLINE_SSE2
+  // Two plain loads, not _mm_loadh_pd: GCC cannot tell what that builtin reads, and then reloads the
+  // InlineTable's fields in a caller's loop for every key.
+  return _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(a)),
+                            _mm_loadl_epi64(reinterpret_cast<const __m128i*>(b)));
 #else
-  const uint64_t x = load_le64(a) ^ pattern;
-  const uint64_t y = load_le64(b) ^ pattern;
-  return ((((x - t.field_lows[0]) & ~x) | ((y - t.field_lows[0]) & ~y)) & t.field_highs[0]) != 0;
+  return {load_le64(a), load_le64(b)};
 #endif
 }
 
-// either_holds for a key's two buckets in a whole-byte table.
-inline bool either_holds(const InlineTable& t, const uint8_t* table, const InlineProbe& p) {
-  return either_holds(t, table + p.bucket * t.bucket_bytes, table + p.alternate * t.bucket_bytes, p.fingerprint);
+inline BucketPair bucket_pair(uint64_t first, uint64_t alternate) {
+#if CUCKOO_INLINE_SSE2
+  return _mm_set_epi64x(static_cast<long long>(alternate), static_cast<long long>(first));
+#else
+  return {first, alternate};
+#endif
+}
+
+// A lookup's answer before it is a bool: true iff marks & mask has a bit set. Every path of inline_contains,
+// the library's answer included, ends in these, so that the one test that makes the bool comes last and
+// the caller's use of it (c += contains(key)) follows it directly.
+struct Marks {
+#if CUCKOO_INLINE_SSE2
+  __m128i marks, mask;
+#else
+  uint64_t marks, mask;
+#endif
+};
+
+// The marks of a fingerprint in a pair of buckets. In the word x = bucket ^ (fingerprint in every field),
+// (x - field_lows) & ~x has the top bit of every zero field set, and maybe of fields above one (a
+// borrow); the mask, field_highs, keeps those top bits. So some bit is set iff some field matches.
+inline Marks marks_of(const InlineTable& t, BucketPair words, uint64_t fingerprint) {
+  const uint64_t pattern = fingerprint * t.field_lows[0];
+#if CUCKOO_INLINE_SSE2
+  const __m128i x = _mm_xor_si128(words, _mm_set1_epi64x(static_cast<long long>(pattern)));
+  const __m128i lows = _mm_load_si128(reinterpret_cast<const __m128i*>(t.field_lows));
+  return {_mm_andnot_si128(x, _mm_sub_epi64(x, lows)),
+          _mm_load_si128(reinterpret_cast<const __m128i*>(t.field_highs))};
+#else
+  const uint64_t x = words.first ^ pattern;
+  const uint64_t y = words.alternate ^ pattern;
+  return {((x - t.field_lows[0]) & ~x) | ((y - t.field_lows[0]) & ~y), t.field_highs[0]};
+#endif
+}
+
+// The marks of an answer the library gave.
+inline Marks marks_of(bool found) {
+#if CUCKOO_INLINE_SSE2
+  const __m128i all = _mm_set1_epi64x(-static_cast<long long>(found));
+  return {all, all};
+#else
+  const uint64_t all = 0 - uint64_t{found};
+  return {all, all};
+#endif
+}
+
+inline bool any_marked(const Marks& m) {
+#if CUCKOO_INLINE_SSE2 && defined(__SSE4_1__)
+  return _mm_testz_si128(m.marks, m.mask) == 0;
+#elif CUCKOO_INLINE_SSE2
+  return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(m.marks, m.mask), _mm_setzero_si128())) != 0xFFFF;
+#else
+  return (m.marks & m.mask) != 0;
+#endif
+}
+
+// A key's two buckets in a whole-byte table.
+inline BucketPair load_bucket_pair(const InlineTable& t, const uint8_t* table, const InlineProbe& p) {
+  return load_bucket_pair(table + p.bucket * t.bucket_bytes, table + p.alternate * t.bucket_bytes);
 }
 
 // A table with alternate_offsets: the alternate bucket's address, table + (alternate_offset - offset) when
@@ -330,21 +386,12 @@ inline const uint8_t* alternate_address(const InlineTable& t, uint64_t alternate
 #endif
 }
 
-// The path of a table with alternate_offsets: docs/hashing.md's buckets as byte offsets.
-inline bool either_holds_by_offsets(const InlineTable& t, uint64_t key, uint64_t& fingerprint) {
+// A table with alternate_offsets: docs/hashing.md's buckets as byte offsets.
+inline BucketPair load_bucket_pair_by_offsets(const InlineTable& t, uint64_t key, uint64_t& fingerprint) {
   const uint64_t h = xxh3_u64<Xxh3Use::kForOneKey>(key, t.hash_premix);
   const uint64_t offset = hash_index(h, t.bucket_count) * t.bucket_bytes;
   fingerprint = hash_fingerprint(h, t.fingerprint_range);
-  return either_holds(t, t.table + offset, alternate_address(t, t.alternate_offsets[fingerprint], offset), fingerprint);
-}
-
-// either_holds for packed_table: the same test, on each bucket's word shifted down to its first bit (the
-// 8 bytes from the byte holding it hold the whole bucket; packed_table keeps 8 bytes of padding too).
-inline bool either_packed_holds(const InlineTable& t, const InlineProbe& p) {
-  const uint64_t pattern = uint64_t{p.fingerprint} * t.field_lows[0];
-  const uint64_t x = packed_bucket_word(t, p.bucket) ^ pattern;
-  const uint64_t y = packed_bucket_word(t, p.alternate) ^ pattern;
-  return ((((x - t.field_lows[0]) & ~x) | ((y - t.field_lows[0]) & ~y)) & t.field_highs[0]) != 0;
+  return load_bucket_pair(t.table + offset, alternate_address(t, t.alternate_offsets[fingerprint], offset));
 }
 
 // Puts the fingerprint in the first empty field of the bucket at bit `shift` of the 8 bytes at p (the
@@ -362,37 +409,38 @@ inline bool store_if_room(const InlineTable& t, uint8_t* p, unsigned shift, uint
   return true;
 }
 
-// contains(key) of the filter whose InlineTable is t, when the inline code can answer it: sets `found` and
-// returns true; false hands the call to the library (an empty InlineTable, or the key's fingerprint is the
-// parked victim's).
+// contains(key) of the filter whose InlineTable is t: the inline code's answer, or library(key)'s where it
+// hands the call over (an empty InlineTable, or the key's fingerprint is the parked victim's).
 //
 // The path of a table with alternate_offsets (a large one) is the expected one: the caller's loop then
 // keeps it as its straight-line body, and the others go after it.
-CUCKOO_INLINE_FLATTEN bool inline_contains(const InlineTable& t, uint64_t key, bool& found) {
+template <typename Library>
+CUCKOO_INLINE_FLATTEN bool inline_contains(const InlineTable& t, uint64_t key, const Library& library) {
+  BucketPair words;
+  uint64_t fingerprint;
   if (CUCKOO_INLINE_LIKELY(t.alternate_offsets != nullptr)) {
-    uint64_t fingerprint;
-    const bool holds = either_holds_by_offsets(t, key, fingerprint);
-    if (fingerprint == t.victim_fingerprint) return false;
-    found = holds;
-    return true;
-  }
-  if (t.table != nullptr) {
+    words = load_bucket_pair_by_offsets(t, key, fingerprint);
+  } else if (t.table != nullptr) {
     const InlineProbe p = inline_probe(t, key);
-    if (p.fingerprint == t.victim_fingerprint) return false;
-    found = either_holds(t, t.table, p);
-    return true;
-  }
-  if (t.pow2_table != nullptr) {
+    words = load_bucket_pair(t, t.table, p);
+    fingerprint = p.fingerprint;
+  } else if (t.pow2_table != nullptr) {
     const InlineProbe p = inline_probe_pow2(t, key);
-    if (p.fingerprint == t.victim_fingerprint) return false;
-    found = either_holds(t, t.pow2_table, p);
-    return true;
+    words = load_bucket_pair(t, t.pow2_table, p);
+    fingerprint = p.fingerprint;
+  } else if (t.packed_table != nullptr) {
+    const InlineProbe p = inline_probe(t, key);
+    words = bucket_pair(packed_bucket_word(t, p.bucket), packed_bucket_word(t, p.alternate));
+    fingerprint = p.fingerprint;
+  } else {
+    // A filter the inline code does not serve, before hashing (it hashes once, in the library): its
+    // victim_fingerprint is kEveryCallToTheLibrary, which hands the call over below.
+    words = bucket_pair(0, 0);
+    fingerprint = t.victim_fingerprint;
   }
-  if (t.packed_table == nullptr) return false;  // before hashing: a filter the inline code does not serve hashes once
-  const InlineProbe p = inline_probe(t, key);
-  if (p.fingerprint == t.victim_fingerprint) return false;
-  found = either_packed_holds(t, p);
-  return true;
+  const Marks marks = CUCKOO_INLINE_UNLIKELY(fingerprint == t.victim_fingerprint) ? marks_of(library(key))
+                                                                                  : marks_of(t, words, fingerprint);
+  return any_marked(marks);
 }
 
 // insert(key) of the filter whose InlineTable is t, when the key fits in one of its two buckets and no
